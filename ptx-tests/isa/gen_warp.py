@@ -32,6 +32,23 @@ def hx(v, w=8):
 # ---------------------------------------------------------------- table writing
 
 
+def where(off):
+    """An image offset: an int, or 'SPACE OFF' text for groups with two images."""
+    return f"{off:#x}" if isinstance(off, int) else off
+
+
+def image_order(off):
+    """Sort key of image offsets: ints by value; 'SPACE OFF' by space, then offset."""
+    if isinstance(off, int):
+        return ("", off)
+    parts = off.split()
+    return ("", int(parts[0], 0)) if len(parts) == 1 else (parts[0], int(parts[1], 0))
+
+
+def word(w):
+    return w if w == "*" else hx(w)
+
+
 class Group:
     """One `>>>` group: its header and cases. A case is (comment, lanes, init, expect): lanes
     maps a lane to (input strings, output strings); init/expect map a byte offset to a list of
@@ -52,13 +69,13 @@ class Group:
         out += f">>> {self.header}\n"
         for comment, lanes, init, expect in self.cases:
             out += f"case {comment}\n" if comment else "case\n"
-            for off in sorted(init):
-                out += f"init {off:#x}: " + " ".join(hx(w) for w in init[off]) + "\n"
+            for off in sorted(init, key=image_order):
+                out += f"init {where(off)}: " + " ".join(word(w) for w in init[off]) + "\n"
             for lane in sorted(lanes):
                 ins, outs = lanes[lane]
                 out += f"{lane}: {' '.join(ins)} -> {' '.join(outs)}\n"
-            for off in sorted(expect):
-                out += f"expect {off:#x}: " + " ".join(hx(w) for w in expect[off]) + "\n"
+            for off in sorted(expect, key=image_order):
+                out += f"expect {where(off)}: " + " ".join(word(w) for w in expect[off]) + "\n"
         return out
 
 
@@ -1019,7 +1036,215 @@ XOR or AND of a row of A and a column of B (bits packed from the least significa
           groups)
 
 
+# ---------------------------------------------------------------- memory: atom, red, cp.async,
+# cp.async.bulk, cp.reduce.async.bulk, mbarrier
+
+
+def gen_memory():
+    R.seed("memory")
+    groups = []
+    GB = 512
+    # atom with a distinct word per lane: old = the word, the word becomes op(old, b).
+    ops = {
+        "add.u32": lambda a, b: (a + b) & M32,
+        "exch.b32": lambda a, b: b,
+        "and.b32": lambda a, b: a & b,
+        "or.b32": lambda a, b: a | b,
+        "xor.b32": lambda a, b: a ^ b,
+        "min.u32": min,
+        "max.u32": max,
+        "min.s32": lambda a, b: min(a, b, key=lambda x: x - (1 << 32) if x >> 31 else x),
+        "max.s32": lambda a, b: max(a, b, key=lambda x: x - (1 << 32) if x >> 31 else x),
+        "inc.u32": lambda a, b: 0 if a >= b else a + 1,
+        "dec.u32": lambda a, b: b if a == 0 or a > b else a - 1,
+    }
+    for name, f in ops.items():
+        g = Group(f"atom.global.{name}, one word a lane: d = the old word, the word becomes "
+                  "op(old, b) (§9.7.13.5's semantics)",
+                  f"atom.global.{name} d, [p], b :: d:b32 <- p:gptr b:b32 ; global {GB}")
+        for mask in (M32, 0x0F0F00FF):
+            words = [R.randrange(1 << 32) for _ in range(GB // 4)]
+            if name.startswith(("inc", "dec")):
+                words = [R.choice([0, 1, 5, 9, 10, R.randrange(1 << 32)]) for _ in range(GB // 4)]
+            slots = R.sample(range(GB // 4), 32)
+            lanes, expect = {}, {}
+            for l in mask_lanes(mask):
+                b = R.choice([0, 1, 9, 10, R.randrange(1 << 32)]) if name[:3] in ("inc", "dec") \
+                    else R.randrange(1 << 32)
+                old = words[slots[l]]
+                lanes[l] = ([hx(4 * slots[l], 1), hx(b)], [hx(old)])
+                expect[4 * slots[l]] = [f(old, b)]
+            g.case(f"lanes {mask:#010x}, random words", lanes, init={0: words}, expect=expect)
+        groups.append(g)
+    g = Group("atom.global.cas.b32: the word becomes c when it equals b; d = the old word",
+              "atom.global.cas.b32 d, [p], b, c :: d:b32 <- p:gptr b:b32 c:b32 ; global 128")
+    words = [R.randrange(1 << 32) for _ in range(32)]
+    lanes, expect = {}, {}
+    for l in range(32):
+        b = words[l] if l % 2 else words[l] ^ 1
+        c = R.randrange(1 << 32)
+        lanes[l] = ([hx(4 * l, 1), hx(b), hx(c)], [hx(words[l])])
+        expect[4 * l] = [c if b == words[l] else words[l]]
+    g.case("odd lanes compare equal", lanes, init={0: words}, expect=expect)
+    groups.append(g)
+    # Every lane on one word: the final value is order-independent for these operations (the
+    # old values are not: '*').
+    for name in ("add.u32", "xor.b32", "max.u32", "min.s32"):
+        for space in ("global", "shared"):
+            ptr = "gptr" if space == "global" else "sptr"
+            g = Group(f"red.{space}.{name} by every active lane on one word",
+                      f"red.{space}.{name} [p], b :: <- p:{ptr} b:b32 ; {space} 16")
+            for mask in (M32, 0x80000001, 0x00FF0000):
+                init = R.randrange(1 << 32)
+                act = mask_lanes(mask)
+                bs = {l: R.randrange(1 << 32) for l in act}
+                v = init
+                for l in act:
+                    v = ops[name](v, bs[l])
+                g.case(f"lanes {mask:#010x}", {l: (["0x8", hx(bs[l])], []) for l in act},
+                       init={8: [init]}, expect={8: [v]})
+            groups.append(g)
+    # atom.add.f32 with values whose sums are exact in any order (small integers).
+    g = Group("atom.global.add.f32 by every lane on one word (integer values: every order of the "
+              "sum is exact); the old values depend on the order ('*')",
+              "atom.global.add.f32 d, [p], b :: d:f32 <- p:gptr b:f32 ; global 16")
+    for _ in range(2):
+        init = R.randrange(-1000, 1000)
+        bs = [R.randrange(-1000, 1000) for _ in range(32)]
+        g.case("small integers", {l: (["0x4", f"{bs[l]}.0"], ["*"]) for l in range(32)},
+               init={4: [f32_bits(float(init))]},
+               expect={4: [f32_bits(float(init + sum(bs)))]})
+    groups.append(g)
+
+    # cp.async (§9.7.9.25.3): cp-size bytes from global to shared, the bytes past src-size (or
+    # all of them with ignore-src) written as zeros; done once cp.async.wait_all returns.
+    SH, GL = 1024, 1024
+    for form, size, src in [("ca", 4, None), ("ca", 8, None), ("ca", 16, None), ("cg", 16, None),
+                            ("ca", 16, 8), ("cg", 16, 5), ("ca", 8, 0)]:
+        tail = f", {src}" if src is not None else ""
+        g = Group(f"cp.async.{form} of {size} bytes" + (f", src-size {src}: the rest zero-filled"
+                                                         if src is not None else "")
+                  + ", one chunk a lane; cp.async.commit_group / wait_group 0",
+                  f"cp.async.{form}.shared.global [s], [g], {size}{tail}; cp.async.commit_group; "
+                  f"cp.async.wait_group 0 :: <- s:sptr g:gptr ; shared {SH} ; global {GL}")
+        for mask in (M32, 0x0000FFFF):
+            gw = [R.randrange(1 << 32) for _ in range(GL // 4)]
+            sw = [R.randrange(1 << 32) for _ in range(SH // 4)]
+            gbytes = b"".join(x.to_bytes(4, "little") for x in gw)
+            sbytes = bytearray(b"".join(x.to_bytes(4, "little") for x in sw))
+            dst = R.sample(range(SH // size), 32)
+            srcs = R.sample(range(GL // size), 32)
+            lanes = {}
+            for l in mask_lanes(mask):
+                d, so = dst[l] * size, srcs[l] * size
+                n = size if src is None else src
+                sbytes[d:d + size] = gbytes[so:so + n] + bytes(size - n)
+                lanes[l] = ([hx(d, 1), hx(so, 1)], [])
+            words = [int.from_bytes(sbytes[i:i + 4], "little") for i in range(0, SH, 4)]
+            changed = {4 * i: [words[i]] for i in range(SH // 4) if words[i] != sw[i]}
+            g.case(f"lanes {mask:#010x}", lanes, init={"shared 0": sw, "global 0": gw},
+                   expect={f"shared {o:#x}": v for o, v in changed.items()})
+        groups.append(g)
+    g = Group("cp.async.ca 16 bytes with ignore-src: lanes whose predicate is set write zeros; "
+              "cp.async.wait_all",
+              "cp.async.ca.shared.global [s], [g], 16, q; cp.async.wait_all"
+              f" :: <- s:sptr g:gptr q:pred ; shared {SH} ; global {GL}")
+    gw = [R.randrange(1 << 32) for _ in range(GL // 4)]
+    sw = [R.randrange(1 << 32) for _ in range(SH // 4)]
+    lanes, expect = {}, {}
+    for l in range(32):
+        q = l % 3 == 0
+        lanes[l] = ([hx(32 * l, 1), hx(16 * (31 - l), 1), str(int(q))], [])
+        expect[f"shared {32 * l:#x}"] = [0] * 4 if q else gw[4 * (31 - l):4 * (31 - l) + 4]
+    g.case("every third lane ignores its source", lanes, init={"shared 0": sw, "global 0": gw},
+           expect=expect)
+    groups.append(g)
+
+    # cp.async.bulk global -> shared, completing transactions on an mbarrier; one lane issues.
+    for n in (16, 48, 256):
+        g = Group(f"cp.async.bulk of {n} bytes global -> shared::cta with an mbarrier "
+                  "(init 1, arrive.expect_tx, complete_tx by the copy, try_wait.parity 0 loop); "
+                  "the mbarrier's words are its opaque state ('*')",
+                  f"mbarrier.init.shared::cta.b64 [m], 1; "
+                  f"mbarrier.arrive.expect_tx.shared::cta.b64 t, [m], {n}; "
+                  f"cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [s], [g], {n}, [m]; "
+                  f"ISA_WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, [m], 0; @!p bra ISA_WAIT"
+                  f" :: p:pred <- s:sptr g:gptr m:sptr ; shared 512 ; global 512 ; regs t:b64")
+        gw = [R.randrange(1 << 32) for _ in range(128)]
+        sw = [R.randrange(1 << 32) for _ in range(128)]
+        so, do = 16 * R.randrange((512 - n) // 16), 16 * R.randrange(1, (512 - n) // 16)
+        expect = {f"shared {do:#x}": gw[so // 4:(so + n) // 4], "shared 0x0": ["*", "*"]}
+        g.case("lane 0 alone", {0: ([hx(do, 1), hx(so, 1), "0x0"], ["1"])},
+               init={"shared 0": sw, "global 0": gw}, expect=expect)
+        groups.append(g)
+    # shared -> global with a bulk group, and the reduction form.
+    g = Group("cp.async.bulk shared::cta -> global (.bulk_group), commit_group, wait_group 0",
+              "cp.async.bulk.global.shared::cta.bulk_group [g], [s], 64; "
+              "cp.async.bulk.commit_group; cp.async.bulk.wait_group 0"
+              " :: <- g:gptr s:sptr ; shared 256 ; global 256")
+    gw = [R.randrange(1 << 32) for _ in range(64)]
+    sw = [R.randrange(1 << 32) for _ in range(64)]
+    g.case("lane 0 alone", {0: (["0x80", "0x20"], [])}, init={"shared 0": sw, "global 0": gw},
+           expect={"global 0x80": sw[8:24]})
+    groups.append(g)
+    for op, f in [("add.u32", lambda a, b: (a + b) & M32), ("min.u32", min), ("xor.b32",
+                                                                             lambda a, b: a ^ b)]:
+        g = Group(f"cp.reduce.async.bulk .{op} shared::cta -> global, element-wise",
+                  f"cp.reduce.async.bulk.global.shared::cta.bulk_group.{op} [g], [s], 32; "
+                  "cp.async.bulk.commit_group; cp.async.bulk.wait_group 0"
+                  " :: <- g:gptr s:sptr ; shared 128 ; global 128")
+        gw = [R.randrange(1 << 32) for _ in range(32)]
+        sw = [R.randrange(1 << 32) for _ in range(32)]
+        g.case("lane 0 alone", {0: (["0x10", "0x40"], [])}, init={"shared 0": sw, "global 0": gw},
+               expect={"global 0x10": [f(gw[4 + i], sw[16 + i]) for i in range(8)]})
+        groups.append(g)
+
+    # mbarrier phases (§9.7.13.15): the lowest active lane initializes it with count c, every
+    # active lane arrives once, then each lane tests the phase parities.
+    g = Group("mbarrier: init (count c, by the elected lane), one arrive a lane; test_wait.parity P "
+              "is true when the phase of parity P is the completed one before the current phase: "
+              "all c arrived, phase 0 complete (P = 0 true, P = 1 false: phase 1 is current); "
+              "one missing, phase 0 current (P = 0 false, P = 1 true: the phase before it)",
+              "activemask.b32 am; elect.sync e|q, am; @q mbarrier.init.shared::cta.b64 [m], c; "
+              "bar.warp.sync am; mbarrier.arrive.shared::cta.b64 t, [m]; bar.warp.sync am; "
+              "mbarrier.test_wait.parity.shared::cta.b64 p0, [m], 0; "
+              "mbarrier.test_wait.parity.shared::cta.b64 p1, [m], 1"
+              " :: p0:pred p1:pred <- m:sptr c:u32 ; shared 64 ; regs am:b32 e:b32 q:pred t:b64")
+    for mask in (M32, 0x00000001, 0xA5A5A5A5):
+        act = mask_lanes(mask)
+        for extra in (0, 1):
+            c = len(act) + extra
+            done = extra == 0
+            g.case(f"lanes {mask:#010x}, count {c}" + (" (one arrival missing)" if extra else ""),
+                   {l: (["0x10", str(c)], [str(int(done)), str(int(not done))]) for l in act},
+                   expect={"0x10": ["*", "*"]})
+    groups.append(g)
+    g = Group("mbarrier.arrive_drop: an arrival in the current phase (that also lowers the "
+              "expected count of the later ones): with c = the active lanes phase 0 completes, "
+              "with two more it does not",
+              "activemask.b32 am; elect.sync e|q, am; @q mbarrier.init.shared::cta.b64 [m], c; "
+              "bar.warp.sync am; mbarrier.arrive_drop.shared::cta.b64 t, [m]; bar.warp.sync am; "
+              "mbarrier.test_wait.parity.shared::cta.b64 p0, [m], 0"
+              " :: p0:pred <- m:sptr c:u32 ; shared 64 ; regs am:b32 e:b32 q:pred t:b64")
+    for mask in (M32, 0x0000F00F):
+        act = mask_lanes(mask)
+        for extra in (0, 2):
+            c = len(act) + extra
+            g.case(f"lanes {mask:#010x}, count {c}",
+                   {l: (["0x8", str(c)], [str(int(extra == 0))]) for l in act},
+                   expect={"0x8": ["*", "*"]})
+    groups.append(g)
+    write("memory.isa", """
+Memory instructions a scalar row cannot hold (PTX ISA §9.7.13.5 atom, §9.7.13.6 red, §9.7.9.25.3
+cp.async, §9.7.9.25.4 cp.async.bulk and cp.reduce.async.bulk, §9.7.13.15 mbarrier): memory images
+before and the words expected after, computed in gen_warp.py from each instruction's semantics
+text with random seeded data. Several lanes on one word only where the result does not depend on
+their order (old values then '*'); an mbarrier's words are its opaque state ('*'), observed only
+through test_wait/try_wait.""", groups, target="sm_90")
+
+
 if __name__ == "__main__":
+    gen_memory()
     gen_mma()
     gen_warp_ops()
     gen_matrix_move()

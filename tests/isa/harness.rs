@@ -48,7 +48,8 @@
 //! holds the shared address), `gptr` a `.u64` offset into its global image (the register holds
 //! the global address). `init OFF: w0 w1 …` sets 32-bit little-endian words of the image from
 //! byte offset OFF before the PTX runs (the rest is zero); `expect OFF: w0 …` gives words the
-//! image must hold afterwards (with two images, `init shared OFF: …`, `expect global OFF: …`): every other byte must keep its initial value. Outputs compare bit
+//! image must hold afterwards (with two images, `init shared OFF: …`, `expect global OFF: …`;
+//! a word `*` is not checked): every other byte must keep its initial value. Outputs compare bit
 //! for bit (`*`: unchecked) on every engine, failures naming the table line, lane and register
 //! (or the memory offset).
 
@@ -444,7 +445,8 @@ fn registers(stmt: &str, names: &[&str]) -> String {
         if word.is_empty() {
             return;
         }
-        let is_opcode = !*seen && prev != '@' && prev != '.' && prev != '%';
+        // A word after `@` or `@!` is a guard predicate, never the opcode.
+        let is_opcode = !*seen && prev != '@' && prev != '!' && prev != '.' && prev != '%';
         if is_opcode {
             *seen = true;
         } else if prev != '.' && prev != '%' && names.contains(&word.as_str()) {
@@ -789,6 +791,8 @@ pub struct WarpCase {
     /// For each 32-bit word of the image, the `expect` line that gave it (0: none, the word
     /// must keep its initial value).
     pub expect_line: Vec<usize>,
+    /// The words an `expect` line gave as `*` (not checked: an `mbarrier`'s opaque state).
+    pub unchecked: Vec<bool>,
 }
 
 /// A warp-wide group: a `>>>` header and its cases.
@@ -890,7 +894,8 @@ fn parse_warp_header(
     })
 }
 
-fn parse_words(s: &str, line: usize) -> Result<(usize, Vec<u32>), String> {
+/// `OFFSET: words` (a word `*`: unchecked, as `None`).
+fn parse_words(s: &str, line: usize) -> Result<(usize, Vec<Option<u32>>), String> {
     let (off, words) = s
         .split_once(':')
         .ok_or_else(|| format!("line {line}: 'OFFSET: words'"))?;
@@ -903,9 +908,12 @@ fn parse_words(s: &str, line: usize) -> Result<(usize, Vec<u32>), String> {
     let words = words
         .split_whitespace()
         .map(|w| {
+            if w == "*" {
+                return Ok(None);
+            }
             parse_int(w)
                 .filter(|v| *v <= u32::MAX as u64)
-                .map(|v| v as u32)
+                .map(|v| Some(v as u32))
                 .ok_or_else(|| format!("line {line}: bad word '{w}'"))
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -947,6 +955,7 @@ fn parse_warp_line(w: &mut WarpGroup, l: &str, line: usize) -> Result<(), String
             init: vec![0; bytes],
             expect: vec![0; bytes],
             expect_line: vec![0; bytes / 4],
+            unchecked: vec![false; bytes / 4],
         });
         return Ok(());
     }
@@ -981,6 +990,14 @@ fn parse_warp_line(w: &mut WarpGroup, l: &str, line: usize) -> Result<(), String
             let c = w.cases.last_mut().expect("a case was checked above");
             for (k, v) in words.iter().enumerate() {
                 let o = base + off + 4 * k;
+                let Some(v) = v else {
+                    if is_init {
+                        return Err(format!("line {line}: '*' in an init line"));
+                    }
+                    c.unchecked[o / 4] = true;
+                    c.expect_line[o / 4] = line;
+                    continue;
+                };
                 if is_init {
                     c.init[o..o + 4].copy_from_slice(&v.to_le_bytes());
                 }
@@ -1249,7 +1266,7 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
                 let o = 4 * word;
                 let g = u32::from_le_bytes(got[o..o + 4].try_into().expect("4 bytes"));
                 let e = u32::from_le_bytes(case.expect[o..o + 4].try_into().expect("4 bytes"));
-                if g != e {
+                if g != e && !case.unchecked[word] {
                     let from = if *at == 0 {
                         "unchanged".to_string()
                     } else {
