@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the warp-wide instruction tables (the `>>>` groups of tests/isa/harness.rs):
 mma.isa (mma.sync), matrix_move.isa (ldmatrix, stmatrix, movmatrix), warp_ops.isa (shfl.sync,
-vote.sync, match.sync, redux.sync, elect.sync, activemask) and wmma.isa (wmma.load/mma/store).
+vote.sync, match.sync, redux.sync, elect.sync, activemask), wmma.isa (wmma.load/mma/store) and
+memory.isa (ld/ldu/st, atom, red, cp.async, cp.async.bulk, cp.reduce.async.bulk, mbarrier).
 
 Every value is computed here from the PTX ISA text, independently of ptxjit:
 - fragment layouts: the ISA's per-shape formulas giving the row and column of each element a
@@ -13,6 +14,8 @@ Every value is computed here from the PTX ISA text, independently of ptxjit:
   sums exact, then wrapped to 32 bits or clamped by .satfinite;
 - the warp operations: the semantics pseudo-code of §9.7.9 (shfl.sync, vote.sync, match.sync,
   redux.sync, elect.sync, activemask) and §9.7.14.5.15-17 (ldmatrix, stmatrix, movmatrix).
+- memory instructions: each one's semantics text over random memory images, with several lanes
+  on one word only where the ISA makes the result independent of their order.
 
 Run from this directory: python3 gen_warp.py (no numpy needed). Seeded, so the output is stable.
 """
@@ -1040,6 +1043,70 @@ XOR or AND of a row of A and a column of B (bits packed from the least significa
 # cp.async.bulk, cp.reduce.async.bulk, mbarrier
 
 
+def loads_stores():
+    """ld/ldu/ld.global.nc/st of every size at one random aligned place a lane (§9.7.9.8-11):
+    little-endian bytes; .s8/.s16 sign-extend into the register, .u8/.u16 zero-extend."""
+    groups = []
+    for space, ptr in (("global", "gptr"), ("shared", "sptr")):
+        for ty, size, reg in [("u8", 1, "u32"), ("s8", 1, "s32"), ("u16", 2, "u32"),
+                              ("s16", 2, "s32"), ("b32", 4, "b32"), ("b64", 8, "b64"),
+                              ("v2.b32", 8, None), ("v4.b32", 16, None)]:
+            vec = ty.startswith("v")
+            n = int(ty[1]) if vec else 1
+            dst = "{" + ",".join(f"d{k}" for k in range(n)) + "}" if vec else "d"
+            outs = " ".join(f"d{k}:b32" for k in range(n)) if vec else f"d:{reg}"
+            for op in (["ld", "ldu", "ld.nc"] if space == "global" and ty in ("b32", "v4.b32")
+                       else ["ld"]):
+                opn = {"ld": f"ld.{space}", "ldu": f"ldu.{space}", "ld.nc": "ld.global.nc"}[op]
+                g = Group(f"{opn}.{ty}: one load a lane",
+                          f"{opn}.{ty} {dst}, [p] :: {outs} <- p:{ptr} ; {space} 256")
+                img = bytes(R.randrange(256) for _ in range(256))
+                words = [int.from_bytes(img[i:i + 4], "little") for i in range(0, 256, 4)]
+                lanes = {}
+                for l in range(32):
+                    at = size * R.randrange(256 // size)
+                    v = int.from_bytes(img[at:at + size], "little")
+                    if vec:
+                        vals = [hx(int.from_bytes(img[at + 4 * k:at + 4 * k + 4], "little"))
+                                for k in range(n)]
+                    else:
+                        if ty[0] == "s" and v >> (8 * size - 1):
+                            v -= 1 << (8 * size)
+                        vals = [hx(v & ((1 << (8 * max(size, 4))) - 1), 2 * max(size, 4))]
+                    lanes[l] = ([hx(at, 1)], vals)
+                g.case("random image and places", lanes, init={0: words})
+                groups.append(g)
+        for ty, size in [("b8", 1), ("b16", 2), ("b32", 4), ("b64", 8), ("v2.b32", 8),
+                         ("v4.b32", 16)]:
+            vec = ty.startswith("v")
+            n = int(ty[1]) if vec else 1
+            src = "{" + ",".join(f"a{k}" for k in range(n)) + "}" if vec else "a"
+            ins = " ".join(f"a{k}:b32" for k in range(n)) if vec else \
+                f"a:{'b64' if size == 8 else 'b32'}"
+            g = Group(f"st.{space}.{ty}: one store a lane to its own place (the register's low "
+                      "bytes for .b8/.b16)",
+                      f"st.{space}.{ty} [p], {src} :: <- p:{ptr} {ins} ; {space} 512")
+            img = bytearray(R.randrange(256) for _ in range(512))
+            words = [int.from_bytes(img[i:i + 4], "little") for i in range(0, 512, 4)]
+            lanes = {}
+            for l, slot in enumerate(R.sample(range(512 // size), 32)):
+                at = slot * size
+                if vec:
+                    vals = [R.randrange(1 << 32) for _ in range(n)]
+                    data = b"".join(v.to_bytes(4, "little") for v in vals)
+                    lanes[l] = ([hx(at, 1)] + [hx(v) for v in vals], [])
+                else:
+                    v = R.randrange(1 << (32 if size < 8 else 64))
+                    data = (v & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+                    lanes[l] = ([hx(at, 1), hx(v, 16 if size == 8 else 8)], [])
+                img[at:at + size] = data
+            after = [int.from_bytes(img[i:i + 4], "little") for i in range(0, 512, 4)]
+            g.case("random image, distinct places", lanes, init={0: words},
+                   expect={4 * i: [after[i]] for i in range(128) if after[i] != words[i]})
+            groups.append(g)
+    return groups
+
+
 def gen_memory():
     R.seed("memory")
     groups = []
@@ -1234,6 +1301,7 @@ def gen_memory():
                    {l: (["0x8", str(c)], [str(int(extra == 0))]) for l in act},
                    expect={"0x8": ["*", "*"]})
     groups.append(g)
+    groups += loads_stores()
     write("memory.isa", """
 Memory instructions a scalar row cannot hold (PTX ISA §9.7.13.5 atom, §9.7.13.6 red, §9.7.9.25.3
 cp.async, §9.7.9.25.4 cp.async.bulk and cp.reduce.async.bulk, §9.7.13.15 mbarrier): memory images
