@@ -26,9 +26,14 @@ fn main() {
         );
         trials.push(Trial::test(name, move || {
             let text = std::fs::read_to_string(&f).map_err(|e| e.to_string())?;
-            let groups =
-                harness::parse_table(&text).map_err(|e| format!("{}: {e}", f.display()))?;
-            harness::run_groups(&groups).map_err(Into::into)
+            let t = harness::parse_file(&text).map_err(|e| format!("{}: {e}", f.display()))?;
+            let scalar = harness::run_groups(&t.groups);
+            let warp = harness::run_warp_groups(&t.warps);
+            match (scalar, warp) {
+                (Ok(()), Ok(())) => Ok(()),
+                (Err(a), Ok(())) | (Ok(()), Err(a)) => Err(a.into()),
+                (Err(a), Err(b)) => Err(format!("{a}\n\n{b}").into()),
+            }
         }));
     }
     for (name, make) in generated::ALL {
@@ -36,5 +41,121 @@ fn main() {
             harness::run_groups(&make()).map_err(Into::into)
         }));
     }
+    trials.push(Trial::test("harness/warp_mismatches_reported", || {
+        warp_mismatches_reported().map_err(Into::into)
+    }));
+    trials.push(Trial::test("harness/warp_table_errors", || {
+        warp_table_errors().map_err(Into::into)
+    }));
     libtest_mimic::run(&args, trials).exit();
+}
+
+/// A warp table with one wrong register value and one wrong memory word fails on every
+/// engine, naming the row's line, lane and register, and the memory offset; lanes without a
+/// row do not run the PTX (their bytes stay as they were).
+fn warp_mismatches_reported() -> Result<(), String> {
+    let table = "\
+>>> st.shared.u32 [p], a; add.u32 d, a, 1 :: d:u32 <- p:sptr a:u32 ; shared 16
+case
+init 0x0: 1 2 3 4
+0: 0 10 -> 11
+1: 4 20 -> 22
+expect 0x0: 10 20
+";
+    let t = harness::parse_file(table)?;
+    let Err(e) = harness::run_warp_groups(&t.warps) else {
+        return Err("a wrong expected value passed".into());
+    };
+    let want = "line 5 (case of line 2, lane 1): d = 0x15 (expected 0x16)";
+    if e.matches(want).count() != harness::ENGINES.len() {
+        return Err(format!("'{want}' not reported once per engine:\n{e}"));
+    }
+    if e.contains("shared byte") {
+        return Err(format!("a right memory word was reported:\n{e}"));
+    }
+    let wrong_mem = table.replace("expect 0x0: 10 20", "expect 0x0: 10 21");
+    let t = harness::parse_file(&wrong_mem)?;
+    let e = harness::run_warp_groups(&t.warps).err().unwrap_or_default();
+    let want = "case of line 2: shared byte 0x4 = 0x00000014 (expected 0x00000015, expect line 6)";
+    if e.matches(want).count() != harness::ENGINES.len() {
+        return Err(format!("'{want}' not reported once per engine:\n{e}"));
+    }
+    // Lane 1 alone: lane 0 does not store, its word keeps its initial value.
+    let one_lane = "\
+>>> st.shared.u32 [p], a :: <- p:sptr a:u32 ; shared 8
+case
+1: 4 20 ->
+expect 0x4: 20
+";
+    let t = harness::parse_file(one_lane)?;
+    harness::run_warp_groups(&t.warps)?;
+    // Two images: a word copied from the global image to the shared one; a wrong expectation
+    // names the image and its offset.
+    let two = "\
+>>> ld.global.u32 t, [g]; st.shared.u32 [p], t :: <- g:gptr p:sptr ; shared 8 ; global 8 ; regs t:u32
+case
+init global 0x4: 77
+init shared 0x0: 5 6
+0: 4 4 ->
+expect shared 0x4: 77
+";
+    let t = harness::parse_file(two)?;
+    harness::run_warp_groups(&t.warps)?;
+    let t = harness::parse_file(&two.replace("expect shared 0x4: 77", "expect global 0x0: 1"))?;
+    let e = harness::run_warp_groups(&t.warps).err().unwrap_or_default();
+    for want in [
+        "case of line 2: global byte 0x0 = 0x00000000 (expected 0x00000001, expect line 6)",
+        "case of line 2: shared byte 0x4 = 0x0000004d (expected 0x00000006, unchanged)",
+    ] {
+        if e.matches(want).count() != harness::ENGINES.len() {
+            return Err(format!("'{want}' not reported once per engine:\n{e}"));
+        }
+    }
+    Ok(())
+}
+
+/// Malformed warp tables are errors naming the line.
+fn warp_table_errors() -> Result<(), String> {
+    let cases = [
+        (
+            ">>> activemask.b32 d :: d:b32 <-\n0: -> 0x1\n",
+            "line 2: row before any 'case'",
+        ),
+        (
+            ">>> activemask.b32 d :: d:b32 <-\ncase\n3: -> 1\n2: -> 1\n",
+            "line 4: lane 2 after a later lane",
+        ),
+        (
+            ">>> activemask.b32 d :: d:b32 <-\ncase\n32: -> 1\n",
+            "line 3: bad lane '32'",
+        ),
+        (
+            ">>> activemask.b32 d :: d:b32 <-\n",
+            "line 1: warp group without cases",
+        ),
+        (
+            ">>> ld.u32 d, [p] :: d:u32 <- p:sptr\ncase\n",
+            "line 1: 'p' points into memory",
+        ),
+        (
+            ">>> ld.shared.u32 d, [p] :: d:u32 <- p:sptr ; shared 8\ncase\ninit 0x4: 1 2\n",
+            "line 3: words past the 8-byte image",
+        ),
+        (
+            ">>> ld.shared.u32 d, [p] :: d:u32 <- p:sptr ; shared 8 ; global 8\ncase\ninit 0x0: 1\n",
+            "line 3: two images: say 'shared' or 'global'",
+        ),
+        (
+            ">>> ld.shared.u32 d, [p] :: d:u32 <- p:sptr ; shared 8 ; shared 8\ncase\n",
+            "line 1: two shared images",
+        ),
+    ];
+    for (text, want) in cases {
+        match harness::parse_file(text) {
+            Ok(_) => return Err(format!("accepted:\n{text}")),
+            Err(e) if !e.contains(want) => return Err(format!("'{e}' lacks '{want}'")),
+            Err(_) => {}
+        }
+    }
+    Ok(())
 }

@@ -22,6 +22,36 @@
 //!
 //! Expected values come from the PTX ISA text, IEEE 754 rules or an independent host
 //! computation — never from this project's engines.
+//!
+//! Warp-wide groups (tensor cores, shuffles, votes, matrix loads) use a `>>>` header and
+//! cases of per-lane rows; each case runs as one CTA of one warp:
+//! ```text
+//! >>> shfl.sync.idx.b32 d|p, a, b, 0x1f, 0xffffffff :: d:b32 p:pred <- a:b32 b:u32
+//! case every lane reads lane 0
+//! 0: 7 0 -> 7 1
+//! 1: 8 0 -> 7 1
+//! …
+//! >>> ldmatrix.sync.aligned.m8n8.x1.shared.b16 {d0}, [p] :: d0:b32 <- p:sptr ; shared 256
+//! case
+//! init 0x0: 0x00010000 0x00030002 …
+//! 0: 0x0 -> 0x00010000
+//! …
+//! expect 0x40: 0x12345678
+//! ```
+//! The header is a scalar one (outputs, inputs, no tolerance) with optional clauses: `; shared N`
+//! and `; global N`, an N-byte memory image per case (a `.shared` array of the CTA, a global
+//! buffer; one of each at most), and `; regs a[8]:b32 q:u64`, scratch registers the PTX uses
+//! (`a0`…`a7`, `q`), declared but neither loaded nor stored. Each `case` line starts a case; its lane rows `L: inputs -> outputs` (L = 0..31,
+//! increasing) give a lane's inputs and expected outputs. A lane without a row does not execute
+//! the PTX (it branches around it: partial member masks, `activemask`), and its outputs are not
+//! checked. Input type `sptr` is a `.u32` offset into the case's `.shared` image (the register
+//! holds the shared address), `gptr` a `.u64` offset into its global image (the register holds
+//! the global address). `init OFF: w0 w1 …` sets 32-bit little-endian words of the image from
+//! byte offset OFF before the PTX runs (the rest is zero); `expect OFF: w0 …` gives words the
+//! image must hold afterwards (with two images, `init shared OFF: …`, `expect global OFF: …`;
+//! a word `*` is not checked): every other byte must keep its initial value. Outputs compare bit
+//! for bit (`*`: unchecked) on every engine, failures naming the table line, lane and register
+//! (or the memory offset).
 
 use ptxjit::host::{Context, Engine, KernelArg, LaunchDims};
 
@@ -45,6 +75,12 @@ pub enum Ty {
     /// type the table names, which ptxas takes where an instruction's operand has another
     /// kind (a `.b16` result of `cvt.rn.satfinite.e4m3x2.f32`; PTX ISA §9.4).
     B(u32),
+    /// A warp group's `.u32` offset into the case's `.shared` image; the register holds its
+    /// shared address.
+    SPtr,
+    /// A warp group's `.u64` offset into the case's global image; the register holds its
+    /// global address.
+    GPtr,
 }
 
 impl Ty {
@@ -69,12 +105,16 @@ impl Ty {
             "f32" => Ty::F32,
             "f64" => Ty::F64,
             "pred" => Ty::Pred,
+            "sptr" => Ty::SPtr,
+            "gptr" => Ty::GPtr,
             _ => return None,
         })
     }
     pub fn bits(self) -> u32 {
         match self {
             Ty::U(b) | Ty::S(b) | Ty::B(b) => b,
+            Ty::SPtr => 32,
+            Ty::GPtr => 64,
             Ty::B8 => 8,
             Ty::F16 | Ty::Bf16 => 16,
             Ty::F16x2 | Ty::Bf16x2 | Ty::F32 => 32,
@@ -109,6 +149,8 @@ impl Ty {
             Ty::F32 => ("f32", "f32"),
             Ty::F64 => ("f64", "f64"),
             Ty::Pred => ("pred", "u8"),
+            Ty::SPtr => ("u32", "u32"),
+            Ty::GPtr => ("u64", "u64"),
         }
     }
     fn is_float(self) -> bool {
@@ -205,7 +247,7 @@ pub fn parse_value(s: &str, ty: Ty) -> Option<Expect> {
         _ => {}
     }
     match ty {
-        Ty::U(_) | Ty::S(_) | Ty::B8 | Ty::B(_) => {
+        Ty::U(_) | Ty::S(_) | Ty::B8 | Ty::B(_) | Ty::SPtr | Ty::GPtr => {
             parse_int(s).map(|v| Expect::Bits(v & ty.mask()))
         }
         Ty::Pred => match s {
@@ -260,9 +302,18 @@ fn parse_sig(s: &str) -> Result<Vec<(String, Ty)>, String> {
         .collect()
 }
 
-/// Parse a table file into groups.
-pub fn parse_table(text: &str) -> Result<Vec<Group>, String> {
+/// A table file: its scalar groups and its warp groups.
+pub struct Table {
+    pub groups: Vec<Group>,
+    pub warps: Vec<WarpGroup>,
+}
+
+/// Parse a table file into scalar and warp groups.
+pub fn parse_file(text: &str) -> Result<Table, String> {
     let mut groups: Vec<Group> = vec![];
+    let mut warps: Vec<WarpGroup> = vec![];
+    // Whether the lines after the last header belong to a warp group.
+    let mut in_warp = false;
     let (mut version, mut target) = ("8.8".to_string(), "sm_100".to_string());
     for (k, raw) in text.lines().enumerate() {
         let line = k + 1;
@@ -282,7 +333,18 @@ pub fn parse_table(text: &str) -> Result<Vec<Group>, String> {
             target = t.trim().to_string();
             continue;
         }
+        if let Some(h) = l.strip_prefix(">>>") {
+            warps.push(parse_warp_header(h, line, &version, &target)?);
+            in_warp = true;
+            continue;
+        }
+        if in_warp {
+            let w = warps.last_mut().expect("a warp header was read");
+            parse_warp_line(w, l, line)?;
+            continue;
+        }
         if let Some(h) = l.strip_prefix(">>") {
+            in_warp = false;
             // The last `::`: the PTX may hold some (`.scaled::n2::ue8m0`), the signature none.
             let (ptx, sig) = h
                 .rsplit_once("::")
@@ -365,7 +427,12 @@ pub fn parse_table(text: &str) -> Result<Vec<Group>, String> {
         }
         g.rows.push(Row { ins, outs, line });
     }
-    Ok(groups)
+    for w in &warps {
+        if w.cases.is_empty() {
+            return Err(format!("line {}: warp group without cases", w.line));
+        }
+    }
+    Ok(Table { groups, warps })
 }
 
 /// Prefix the table's register names with `%` (the opcode and modifiers are left alone).
@@ -378,7 +445,8 @@ fn registers(stmt: &str, names: &[&str]) -> String {
         if word.is_empty() {
             return;
         }
-        let is_opcode = !*seen && prev != '@' && prev != '.' && prev != '%';
+        // A word after `@` or `@!` is a guard predicate, never the opcode.
+        let is_opcode = !*seen && prev != '@' && prev != '!' && prev != '.' && prev != '%';
         if is_opcode {
             *seen = true;
         } else if prev != '.' && prev != '%' && names.contains(&word.as_str()) {
@@ -683,6 +751,555 @@ pub fn run_groups(groups: &[Group]) -> Result<(), String> {
                 if let Err(m) = run_group(g, e, spread, 12) {
                     errs.push(m);
                 }
+            }
+        }
+    }
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(errs.join("\n\n"))
+    }
+}
+
+/// The memory a warp group's cases start from and are checked against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Space {
+    Shared,
+    Global,
+}
+
+/// One lane's row of a warp case.
+#[derive(Clone, Debug)]
+pub struct LaneRow {
+    pub ins: Vec<u64>,
+    pub outs: Vec<Expect>,
+    pub line: usize,
+}
+
+/// One case of a warp group: one warp's lanes, and its memory image before and after.
+#[derive(Clone, Debug)]
+pub struct WarpCase {
+    /// The `case` line.
+    pub line: usize,
+    /// Each lane's row; `None`: the lane does not execute the PTX.
+    pub lanes: Vec<Option<LaneRow>>,
+    /// The memory image before the PTX runs: the `.shared` image, then the global one
+    /// ([`WarpGroup::image_base`]).
+    pub init: Vec<u8>,
+    /// The memory image expected afterwards.
+    pub expect: Vec<u8>,
+    /// For each 32-bit word of the image, the `expect` line that gave it (0: none, the word
+    /// must keep its initial value).
+    pub expect_line: Vec<usize>,
+    /// The words an `expect` line gave as `*` (not checked: an `mbarrier`'s opaque state).
+    pub unchecked: Vec<bool>,
+}
+
+/// A warp-wide group: a `>>>` header and its cases.
+#[derive(Clone, Debug)]
+pub struct WarpGroup {
+    pub ptx: String,
+    pub outs: Vec<(String, Ty)>,
+    pub ins: Vec<(String, Ty)>,
+    /// Registers the PTX uses besides the inputs and outputs (`; regs a[8]:b32 p:pred`: `a0`…
+    /// `a7` and `p`), declared and neither loaded nor stored.
+    pub scratch: Vec<(String, Ty)>,
+    /// The bytes of the `.shared` image (0: none; a multiple of 4).
+    pub shared: usize,
+    /// The bytes of the global image (0: none; a multiple of 4).
+    pub global: usize,
+    pub cases: Vec<WarpCase>,
+    pub line: usize,
+    pub version: String,
+    pub target: String,
+}
+
+fn parse_warp_header(
+    h: &str,
+    line: usize,
+    version: &str,
+    target: &str,
+) -> Result<WarpGroup, String> {
+    let (ptx, sig) = h
+        .rsplit_once("::")
+        .ok_or_else(|| format!("line {line}: header needs '::'"))?;
+    let mut clauses = sig.split(';');
+    let sig = clauses.next().unwrap_or_default();
+    let (mut shared, mut global) = (0, 0);
+    let mut scratch = vec![];
+    for m in clauses.map(str::trim) {
+        if let Some(regs) = m.strip_prefix("regs ") {
+            for r in regs.split_whitespace() {
+                let (name, ty) = r.split_once(':').ok_or_else(|| {
+                    format!("line {line}: scratch register '{r}' needs name:type")
+                })?;
+                let ty =
+                    Ty::parse(ty).ok_or_else(|| format!("line {line}: unknown type '{ty}'"))?;
+                match name.strip_suffix(']').and_then(|n| n.split_once('[')) {
+                    Some((base, count)) => {
+                        let count: usize = count
+                            .parse()
+                            .map_err(|_| format!("line {line}: bad register count in '{r}'"))?;
+                        scratch.extend((0..count).map(|k| (format!("{base}{k}"), ty)));
+                    }
+                    None => scratch.push((name.to_string(), ty)),
+                }
+            }
+            continue;
+        }
+        let (space, bytes) = m
+            .split_once(' ')
+            .ok_or_else(|| format!("line {line}: memory 'shared N' or 'global N'"))?;
+        let size = match space {
+            "shared" => &mut shared,
+            "global" => &mut global,
+            _ => return Err(format!("line {line}: memory space '{space}'")),
+        };
+        if *size != 0 {
+            return Err(format!("line {line}: two {space} images"));
+        }
+        *size = parse_int(bytes.trim())
+            .filter(|n| *n > 0 && n % 4 == 0)
+            .ok_or_else(|| format!("line {line}: memory bytes '{bytes}' (a multiple of 4)"))?
+            as usize;
+    }
+    let (outs, ins) = sig
+        .split_once("<-")
+        .ok_or_else(|| format!("line {line}: signature needs '<-'"))?;
+    let outs = parse_sig(outs).map_err(|e| format!("line {line}: {e}"))?;
+    let ins = parse_sig(ins).map_err(|e| format!("line {line}: {e}"))?;
+    for (n, t) in &ins {
+        let missing = match t {
+            Ty::SPtr => shared == 0,
+            Ty::GPtr => global == 0,
+            _ => false,
+        };
+        if missing {
+            return Err(format!(
+                "line {line}: '{n}' points into memory the header does not declare"
+            ));
+        }
+    }
+    Ok(WarpGroup {
+        ptx: ptx.trim().to_string(),
+        outs,
+        ins,
+        scratch,
+        shared,
+        global,
+        cases: vec![],
+        line,
+        version: version.to_string(),
+        target: target.to_string(),
+    })
+}
+
+/// `OFFSET: words` (a word `*`: unchecked, as `None`).
+fn parse_words(s: &str, line: usize) -> Result<(usize, Vec<Option<u32>>), String> {
+    let (off, words) = s
+        .split_once(':')
+        .ok_or_else(|| format!("line {line}: 'OFFSET: words'"))?;
+    let off = parse_int(off.trim()).ok_or_else(|| format!("line {line}: bad offset '{off}'"))?;
+    if off % 4 != 0 {
+        return Err(format!(
+            "line {line}: offset {off:#x} is not a multiple of 4"
+        ));
+    }
+    let words = words
+        .split_whitespace()
+        .map(|w| {
+            if w == "*" {
+                return Ok(None);
+            }
+            parse_int(w)
+                .filter(|v| *v <= u32::MAX as u64)
+                .map(|v| Some(v as u32))
+                .ok_or_else(|| format!("line {line}: bad word '{w}'"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((off as usize, words))
+}
+
+impl WarpGroup {
+    /// Where each image starts in a case's memory (`.shared` at 0, the global one 128-byte
+    /// aligned after it), and the bytes a case's memory takes (a multiple of 128).
+    pub fn image_base(&self, space: Space) -> usize {
+        match space {
+            Space::Shared => 0,
+            Space::Global => self.shared.next_multiple_of(128),
+        }
+    }
+
+    /// The bytes of one case's memory: both images, each 128-byte aligned.
+    pub fn case_bytes(&self) -> usize {
+        self.shared.next_multiple_of(128) + self.global.next_multiple_of(128)
+    }
+
+    /// The image and offset a byte of a case's memory belongs to.
+    fn locate(&self, at: usize) -> (&'static str, usize) {
+        let g = self.image_base(Space::Global);
+        if at < g {
+            ("shared", at)
+        } else {
+            ("global", at - g)
+        }
+    }
+}
+
+fn parse_warp_line(w: &mut WarpGroup, l: &str, line: usize) -> Result<(), String> {
+    let bytes = w.case_bytes();
+    if l == "case" || l.starts_with("case ") {
+        w.cases.push(WarpCase {
+            line,
+            lanes: vec![None; 32],
+            init: vec![0; bytes],
+            expect: vec![0; bytes],
+            expect_line: vec![0; bytes / 4],
+            unchecked: vec![false; bytes / 4],
+        });
+        return Ok(());
+    }
+    if w.cases.is_empty() {
+        return Err(format!("line {line}: row before any 'case'"));
+    }
+    for (key, is_init) in [("init ", true), ("expect ", false)] {
+        if let Some(rest) = l.strip_prefix(key) {
+            // `init [shared|global] OFF: words`: the space may be left out with one image.
+            let (space, rest) = match rest.split_once(' ') {
+                Some(("shared", r)) => (Some(Space::Shared), r),
+                Some(("global", r)) => (Some(Space::Global), r),
+                _ => (None, rest),
+            };
+            let space = match (space, w.shared, w.global) {
+                (Some(s), _, _) => s,
+                (None, _, 0) => Space::Shared,
+                (None, 0, _) => Space::Global,
+                (None, _, _) => {
+                    return Err(format!("line {line}: two images: say 'shared' or 'global'"))
+                }
+            };
+            let size = match space {
+                Space::Shared => w.shared,
+                Space::Global => w.global,
+            };
+            let (off, words) = parse_words(rest, line)?;
+            if off + 4 * words.len() > size {
+                return Err(format!("line {line}: words past the {size}-byte image"));
+            }
+            let base = w.image_base(space);
+            let c = w.cases.last_mut().expect("a case was checked above");
+            for (k, v) in words.iter().enumerate() {
+                let o = base + off + 4 * k;
+                let Some(v) = v else {
+                    if is_init {
+                        return Err(format!("line {line}: '*' in an init line"));
+                    }
+                    c.unchecked[o / 4] = true;
+                    c.expect_line[o / 4] = line;
+                    continue;
+                };
+                if is_init {
+                    c.init[o..o + 4].copy_from_slice(&v.to_le_bytes());
+                }
+                if !is_init || c.expect_line[o / 4] == 0 {
+                    c.expect[o..o + 4].copy_from_slice(&v.to_le_bytes());
+                }
+                if !is_init {
+                    c.expect_line[o / 4] = line;
+                }
+            }
+            return Ok(());
+        }
+    }
+    let (lane, row) = l
+        .split_once(':')
+        .ok_or_else(|| format!("line {line}: lane row 'L: inputs -> outputs'"))?;
+    let lane = lane
+        .trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|l| *l < 32)
+        .ok_or_else(|| format!("line {line}: bad lane '{lane}'"))?;
+    let (i, o) = row
+        .split_once("->")
+        .ok_or_else(|| format!("line {line}: row needs '->'"))?;
+    let iv: Vec<&str> = i.split_whitespace().collect();
+    let ov: Vec<&str> = o.split_whitespace().collect();
+    if iv.len() != w.ins.len() || ov.len() != w.outs.len() {
+        return Err(format!(
+            "line {line}: expected {} inputs and {} outputs",
+            w.ins.len(),
+            w.outs.len()
+        ));
+    }
+    let mut ins = vec![];
+    for (s, (_, ty)) in iv.iter().zip(&w.ins) {
+        match parse_value(s, *ty) {
+            Some(Expect::Bits(b)) => ins.push(b),
+            _ => return Err(format!("line {line}: bad input '{s}'")),
+        }
+    }
+    let mut outs = vec![];
+    for (s, (_, ty)) in ov.iter().zip(&w.outs) {
+        outs.push(parse_value(s, *ty).ok_or_else(|| format!("line {line}: bad output '{s}'"))?);
+    }
+    let c = w.cases.last_mut().expect("a case was checked above");
+    if c.lanes[lane..].iter().any(Option::is_some) {
+        return Err(format!("line {line}: lane {lane} after a later lane"));
+    }
+    c.lanes[lane] = Some(LaneRow { ins, outs, line });
+    Ok(())
+}
+
+/// The one-warp kernel of a warp group: CTA c runs case c. Each lane reads its row (an
+/// active flag, then its inputs), copies its share of a `.shared` image in, runs the PTX when
+/// active, stores its outputs, and copies the image back out.
+pub fn warp_kernel_ptx(w: &WarpGroup) -> String {
+    let (ni, no) = (w.ins.len() + 1, w.outs.len().max(1));
+    let mut s = format!(
+        ".version {}\n.target {}\n.address_size 64\n",
+        w.version, w.target
+    );
+    if w.shared > 0 {
+        s += &format!(".shared .align 128 .b8 isa_smem[{}];\n", w.shared);
+    }
+    s += ".visible .entry isa_warp(.param .u64 pin, .param .u64 pout, .param .u64 pmem)\n{\n\
+         .reg .pred %isa_p, %isa_skip;\n.reg .u16 %isa_h;\n\
+         .reg .u32 %isa_lane, %isa_row, %isa_i, %isa_w, %isa_s, %isa_t;\n\
+         .reg .u64 %isa_in, %isa_out, %isa_mem, %isa_a, %isa_off;\n";
+    let mut declared = std::collections::HashSet::new();
+    for (n, t) in w.outs.iter().chain(&w.ins).chain(&w.scratch) {
+        if declared.insert(n.clone()) {
+            s += &format!(".reg .{} %{n};\n", t.reg().0);
+        }
+    }
+    s += "ld.param.u64 %isa_in, [pin];\nld.param.u64 %isa_out, [pout];\nld.param.u64 %isa_mem, [pmem];\n";
+    s += "mov.u32 %isa_lane, %tid.x;\nmov.u32 %isa_row, %ctaid.x;\n";
+    s += "shl.b32 %isa_row, %isa_row, 5;\nadd.u32 %isa_row, %isa_row, %isa_lane;\n";
+    s += &format!(
+        "mul.wide.u32 %isa_off, %isa_row, {};\nadd.u64 %isa_a, %isa_in, %isa_off;\n",
+        8 * ni
+    );
+    s += "ld.global.u8 %isa_h, [%isa_a];\nsetp.eq.u16 %isa_skip, %isa_h, 0;\n";
+    for (k, (n, t)) in w.ins.iter().enumerate() {
+        let at = 8 * (k + 1);
+        if *t == Ty::Pred {
+            s += &format!("ld.global.u8 %isa_h, [%isa_a+{at}];\nsetp.ne.u16 %{n}, %isa_h, 0;\n");
+        } else {
+            s += &format!("ld.global.{} %{n}, [%isa_a+{at}];\n", t.reg().1);
+        }
+    }
+    if w.shared + w.global > 0 {
+        s += &format!(
+            "mov.u32 %isa_s, %ctaid.x;\nmul.wide.u32 %isa_off, %isa_s, {};\nadd.u64 %isa_mem, %isa_mem, %isa_off;\n",
+            w.case_bytes()
+        );
+        if w.shared > 0 {
+            s += "mov.u32 %isa_s, isa_smem;\n";
+            s += &copy_loop("IN", w.shared, true);
+            s += "bar.sync 0;\n";
+        }
+        let global = w.image_base(Space::Global);
+        for (name, t) in &w.ins {
+            match t {
+                Ty::SPtr => s += &format!("add.u32 %{name}, %{name}, %isa_s;\n"),
+                Ty::GPtr => {
+                    s += &format!(
+                        "add.u64 %{name}, %{name}, %isa_mem;\nadd.u64 %{name}, %{name}, {global};\n"
+                    )
+                }
+                _ => {}
+            }
+        }
+    }
+    s += "@%isa_skip bra ISA_SKIP;\n";
+    let names: Vec<&str> = w
+        .outs
+        .iter()
+        .chain(&w.ins)
+        .chain(&w.scratch)
+        .map(|(n, _)| n.as_str())
+        .collect();
+    for stmt in w.ptx.split(';') {
+        let stmt = stmt.trim();
+        if !stmt.is_empty() {
+            s += &registers(stmt, &names);
+            s += ";\n";
+        }
+    }
+    s += &format!(
+        "mul.wide.u32 %isa_off, %isa_row, {};\nadd.u64 %isa_a, %isa_out, %isa_off;\n",
+        8 * no
+    );
+    for (k, (n, t)) in w.outs.iter().enumerate() {
+        if *t == Ty::Pred {
+            s += &format!(
+                "selp.u16 %isa_h, 1, 0, %{n};\nst.global.u8 [%isa_a+{}], %isa_h;\n",
+                8 * k
+            );
+        } else {
+            s += &format!("st.global.{} [%isa_a+{}], %{n};\n", t.reg().1, 8 * k);
+        }
+    }
+    s += "ISA_SKIP:\n";
+    if w.shared > 0 {
+        let n = w.shared;
+        s += "bar.sync 0;\n";
+        s += &copy_loop("OUT", n, false);
+    }
+    s += "ret;\n}\n";
+    s
+}
+
+/// A loop copying an `n`-byte image between the case's global region (`%isa_mem`) and the
+/// `.shared` array (`%isa_s`), one word a lane per step.
+fn copy_loop(tag: &str, n: usize, to_shared: bool) -> String {
+    let mut s = format!("shl.b32 %isa_i, %isa_lane, 2;\nISA_{tag}_LOOP:\n");
+    s += &format!("setp.ge.u32 %isa_p, %isa_i, {n};\n@%isa_p bra ISA_{tag}_DONE;\n");
+    s += "cvt.u64.u32 %isa_off, %isa_i;\nadd.u64 %isa_a, %isa_mem, %isa_off;\nadd.u32 %isa_t, %isa_s, %isa_i;\n";
+    if to_shared {
+        s += "ld.global.u32 %isa_w, [%isa_a];\nst.shared.u32 [%isa_t], %isa_w;\n";
+    } else {
+        s += "ld.shared.u32 %isa_w, [%isa_t];\nst.global.u32 [%isa_a], %isa_w;\n";
+    }
+    s += &format!("add.u32 %isa_i, %isa_i, 128;\nbra ISA_{tag}_LOOP;\nISA_{tag}_DONE:\n");
+    s
+}
+
+/// Run one warp group on one engine; returns failure descriptions (at most `limit`).
+///
+/// With `ISA_PTX_DIR` set, the kernel is also written there (`warp_LINE.ptx`, LINE the header's
+/// table line), for checking the tables' PTX with ptxas.
+pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(), String> {
+    let ptx = warp_kernel_ptx(w);
+    if let Some(dir) = std::env::var_os("ISA_PTX_DIR") {
+        let path = std::path::Path::new(&dir).join(format!("warp_{}.ptx", w.line));
+        std::fs::write(&path, &ptx).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    let mut ctx = Context::new();
+    let m = ctx
+        .load_module(&ptx, "isa_warp.ptx", engine)
+        .map_err(|e| format!("`{}` (table line {}): {e}\n{ptx}", w.ptx, w.line))?;
+    let k = m.kernel("isa_warp").map_err(|e| e.to_string())?;
+    let n = w.cases.len();
+    let (ni, no) = (w.ins.len() + 1, w.outs.len().max(1));
+    let bytes = w.case_bytes().max(4);
+    let mut inb = vec![0u8; n * 32 * ni * 8];
+    let mut memb = vec![0u8; n * bytes];
+    for (c, case) in w.cases.iter().enumerate() {
+        for (lane, row) in case.lanes.iter().enumerate() {
+            let Some(row) = row else { continue };
+            let o = (c * 32 + lane) * ni * 8;
+            inb[o] = 1;
+            for (k, v) in row.ins.iter().enumerate() {
+                let o = o + 8 * (k + 1);
+                inb[o..o + 8].copy_from_slice(&v.to_le_bytes());
+            }
+        }
+        if w.case_bytes() > 0 {
+            memb[c * bytes..(c + 1) * bytes].copy_from_slice(&case.init);
+        }
+    }
+    let din = ctx
+        .alloc(inb.len() as u64, Some("in"))
+        .map_err(|e| e.to_string())?;
+    let dout = ctx
+        .alloc((n * 32 * no * 8) as u64, Some("out"))
+        .map_err(|e| e.to_string())?;
+    let dmem = ctx
+        .alloc(memb.len() as u64, Some("mem"))
+        .map_err(|e| e.to_string())?;
+    ctx.copy_htod(din, &inb).map_err(|e| e.to_string())?;
+    ctx.copy_htod(dmem, &memb).map_err(|e| e.to_string())?;
+    let dims = LaunchDims {
+        grid: [n as u32, 1, 1],
+        block: [32, 1, 1],
+        shared_bytes: 0,
+    };
+    ctx.launch(
+        &k,
+        dims,
+        &[
+            KernelArg::Ptr(din),
+            KernelArg::Ptr(dout),
+            KernelArg::Ptr(dmem),
+        ],
+        &Default::default(),
+    )
+    .map_err(|e| format!("`{}` on {engine} (table line {}): {e}", w.ptx, w.line))?;
+    let mut outb = vec![0u8; n * 32 * no * 8];
+    ctx.copy_dtoh(&mut outb, dout).map_err(|e| e.to_string())?;
+    ctx.copy_dtoh(&mut memb, dmem).map_err(|e| e.to_string())?;
+    let mut fails = vec![];
+    let mut count = 0;
+    let mut fail = |msg: String| {
+        count += 1;
+        if fails.len() < limit {
+            fails.push(msg);
+        }
+    };
+    for (c, case) in w.cases.iter().enumerate() {
+        for (lane, row) in case.lanes.iter().enumerate() {
+            let Some(row) = row else { continue };
+            for (k, ((name, ty), e)) in w.outs.iter().zip(&row.outs).enumerate() {
+                let o = ((c * 32 + lane) * no + k) * 8;
+                let mut b = [0u8; 8];
+                b.copy_from_slice(&outb[o..o + 8]);
+                let got = u64::from_le_bytes(b) & ty.mask();
+                if !check(*ty, got, e, None) {
+                    let want = match e {
+                        Expect::Bits(b) => show(*ty, *b),
+                        other => format!("{other:?}"),
+                    };
+                    fail(format!(
+                        "  line {} (case of line {}, lane {lane}): {name} = {} (expected {want})",
+                        row.line,
+                        case.line,
+                        show(*ty, got)
+                    ));
+                }
+            }
+        }
+        if w.case_bytes() > 0 {
+            let got = &memb[c * bytes..(c + 1) * bytes];
+            for (word, at) in case.expect_line.iter().enumerate() {
+                let o = 4 * word;
+                let g = u32::from_le_bytes(got[o..o + 4].try_into().expect("4 bytes"));
+                let e = u32::from_le_bytes(case.expect[o..o + 4].try_into().expect("4 bytes"));
+                if g != e && !case.unchecked[word] {
+                    let from = if *at == 0 {
+                        "unchanged".to_string()
+                    } else {
+                        format!("expect line {at}")
+                    };
+                    let (space, off) = w.locate(o);
+                    fail(format!(
+                        "  case of line {}: {space} byte {off:#x} = {g:#010x} (expected {e:#010x}, {from})",
+                        case.line
+                    ));
+                }
+            }
+        }
+    }
+    if fails.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{}` on {engine} (table line {}): {count} wrong results\n{}",
+            w.ptx,
+            w.line,
+            fails.join("\n")
+        ))
+    }
+}
+
+/// Run every warp group on every engine.
+pub fn run_warp_groups(warps: &[WarpGroup]) -> Result<(), String> {
+    let mut errs = vec![];
+    for w in warps {
+        for &e in ENGINES {
+            if let Err(m) = run_warp_group(w, e, 12) {
+                errs.push(m);
             }
         }
     }
