@@ -146,8 +146,8 @@ use super::mma;
 use super::warp::{lanes, WarpDesc};
 use super::wgmma::Desc;
 use crate::ir::{
-    MmaBitOp, MmaElem, MmaFamily, MmaSpec, Round, Space, Tc05Collector, Tc05CpShape, Tc05Kind,
-    Tc05Op, Tc05Red, Tc05RedType, Tc05Shape,
+    MmaBitOp, MmaElem, MmaFamily, MmaSpec, Round, Space, Tc05Collector, Tc05CpShape, Tc05CpUnpack,
+    Tc05Kind, Tc05Op, Tc05Red, Tc05RedType, Tc05Shape,
 };
 use std::cell::RefCell;
 
@@ -708,10 +708,10 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 }
             }
         }
-        Tc05Op::Cp { shape } => {
+        Tc05Op::Cp { shape, unpack } => {
             for l in lanes(mask) {
                 let (t, desc) = (d.arg(s, 0, l) as u32, d.arg(s, 1, l));
-                if let Err(e) = cp_lane(env, d.inst, tm, l, shape, t, desc) {
+                if let Err(e) = cp_lane(env, d.inst, tm, l, shape, unpack, t, desc) {
                     env.fault_detail(l, d.inst, FaultKind::TensorMemory, e);
                     return;
                 }
@@ -867,37 +867,54 @@ fn smem_u32(env: &CtaEnv, inst: u32, lane: u32, addr: u64, what: &str) -> Result
 /// matrix has the shape's rows, each of 16 or 32 bytes, in the K-major canonical layout of
 /// the descriptor (row `r` as the M/N index, its bytes as K: `wgmma::Desc::addr` with 1-byte
 /// elements); 32-bit word `w` of row `r` goes to column `col0 + w` of each lane the shape
-/// sends row `r` to ([`Tc05CpShape::lanes`], relative to the lane of `taddr`). Everything is
-/// read and checked before anything is written.
+/// sends row `r` to ([`Tc05CpShape::lanes`], relative to the lane of `taddr`). With `unpack`
+/// (§9.7.16.9.1) each 16-byte group of a row is expanded to 16 bytes first
+/// ([`Tc05CpUnpack::expand`]); the addressing is the same. Everything is read and checked
+/// before anything is written.
+#[allow(clippy::too_many_arguments)]
 fn cp_lane(
     env: &CtaEnv,
     inst: u32,
     tm: &TensorMemory,
     lane: u32,
     shape: Tc05CpShape,
+    unpack: Option<Tc05CpUnpack>,
     taddr: u32,
     desc: u64,
 ) -> Result<(), String> {
     let (lane0, col0) = (taddr >> 16, taddr & 0xffff);
     let desc = smem_desc(desc)?;
     let (rows, cols) = (shape.rows(), shape.columns());
+    let what = match unpack {
+        None => format!("tcgen05.cp.{shape}"),
+        Some(u) => format!("tcgen05.cp.{shape}.{u}"),
+    };
     let span = (0..rows)
         .flat_map(|r| shape.lanes(r))
         .max()
         .map_or(0, |l| l + 1);
     tm.check(lane0, span, col0, cols)
-        .map_err(|e| format!("tcgen05.cp.{shape}: {e}"))?;
+        .map_err(|e| format!("{what}: {e}"))?;
     let mut vals = Vec::with_capacity((rows * cols) as usize);
     for r in 0..rows {
         for w in 0..cols {
             let addr = desc.addr(r as u64, 4 * w as u64, 1, false);
-            vals.push(smem_u32(
-                env,
-                inst,
-                lane,
-                addr,
-                &format!("tcgen05.cp.{shape}"),
-            )?);
+            vals.push(smem_u32(env, inst, lane, addr, &what)?);
+        }
+        if let Some(u) = unpack {
+            // Each 16-byte group (four words) of the row, expanded in place.
+            let row = &mut vals[(r * cols) as usize..];
+            for g in 0..(cols / 4) as usize {
+                let mut group = [0u8; 16];
+                for k in 0..4 {
+                    group[4 * k..4 * k + 4].copy_from_slice(&row[4 * g + k].to_le_bytes());
+                }
+                let out = u.expand(group);
+                for k in 0..4 {
+                    row[4 * g + k] =
+                        u32::from_le_bytes(out[4 * k..4 * k + 4].try_into().expect("4 bytes"));
+                }
+            }
         }
     }
     for r in 0..rows {
