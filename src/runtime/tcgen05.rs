@@ -55,8 +55,10 @@
 //! ptxjit writes the upper 16 bits as zero and ignores them when it reads D). An f16 D takes
 //! f16 inputs of `.kind::f16` (Table 39) or any `.kind::f8f6f4` inputs. A from tensor memory
 //! uses D's row-to-lane map with K elements packed into 32-bit columns (row `i`'s lane,
-//! column `base + k·bits/32`); a 4- or 6-bit A there faults as not supported yet (the ISA shows its
-//! 8-bit containers only in figures).
+//! column `base + k·bits/32`); a 4- or 6-bit A of `.kind::f8f6f4`/`::mxf8f6f4` there takes one
+//! byte per element (a 4-bit one at bits 2-5, a 6-bit one at bits 0-5: the containers
+//! `tcgen05.cp`'s decompression writes, docs/isa-notes.md); a 4-bit A of `.kind::mxf4`/
+//! `::mxf4nvf4` there faults as not supported yet.
 //!
 //! `.kind::f8f6f4` (K = 32) takes A and B types from the instruction descriptor: E4M3 0, E5M2
 //! 1, E2M3 3, E3M2 4, E2M1 5 (Table 42), each its own. In shared memory 8-bit elements are
@@ -125,7 +127,9 @@
 //! `tcgen05.cp` copies a matrix of the shape's rows (128, 4, 64 or 32) of 32 or 16 bytes from
 //! shared memory, read through its descriptor in the K-major canonical layout (row `r` is the
 //! M/N index, its bytes K), into tensor memory: 32-bit word `w` of row `r` to column
-//! `col + w` of each lane the shape sends the row to ([`crate::ir::Tc05CpShape::lanes`]).
+//! `col + w` of each lane the shape sends the row to ([`crate::ir::Tc05CpShape::lanes`]);
+//! with `.b8x16.b4x16_p64`/`.b8x16.b6x16_p32` each 16-byte group of a row is first expanded
+//! into sixteen 8-bit containers ([`crate::ir::Tc05CpUnpack::expand`]).
 //! `tcgen05.shift.down` moves the 8 columns (256 bits) of lanes `l..l + 31` one lane down
 //! (`l`, a multiple of 32, keeps its value). Both are done when they execute; every lane and
 //! column they touch must be in one allocation, else the issuing thread faults and nothing
@@ -1584,13 +1588,24 @@ fn mma_lane(
         let at = a_op as u32;
         let (al, ac) = (at >> 16, at & 0xffff);
         let bits = id.a.bits() as u64;
-        if bits < 8 {
-            return Err(tmem_fault(format!(
-                "tcgen05.mma: a .{} A in tensor memory is not supported yet (the ISA shows its \
-                 8-bit containers only in figures)",
-                id.a
-            )));
-        }
+        // A 4- or 6-bit A of `.kind::f8f6f4`/`::mxf8f6f4` sits one element per 8-bit
+        // container (§9.7.16.10.4.3), the one `tcgen05.cp`'s decompression writes: a 4-bit
+        // element at bits 2-5, a 6-bit one at bits 0-5 (docs/isa-notes.md); the other bits
+        // are not read.
+        let (bits, shift) = match (bits, kind) {
+            (8.., _) => (bits, 0),
+            (4, Tc05Kind::F8f6f4 | Tc05Kind::Mxf8f6f4) => (8, 2),
+            (6, Tc05Kind::F8f6f4 | Tc05Kind::Mxf8f6f4) => (8, 0),
+            _ => {
+                return Err(tmem_fault(format!(
+                    "tcgen05.mma.kind::{kind}: a .{} A in tensor memory is not supported yet \
+                     (the ISA does not say how the two-to-a-byte elements of this kind sit in \
+                     tensor memory)",
+                    id.a
+                )))
+            }
+        };
+        let elem_mask = (1u64 << id.a.bits()) - 1;
         let per = 32 / bits;
         let acols = ka.div_ceil(per) as u32;
         match path {
@@ -1632,7 +1647,7 @@ fn mma_lane(
                 let (t, lane, _) = cell(r, 0);
                 for kk in 0..ka {
                     let cell = tms[t].get(lane, ac + (kk / per) as u32) as u64;
-                    let v = (cell >> ((kk % per) * bits)) & ((1u64 << bits) - 1);
+                    let v = (cell >> ((kk % per) * bits + shift)) & elem_mask;
                     a[(r * ka + kk) as usize] = v;
                 }
             }
