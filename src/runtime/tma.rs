@@ -486,10 +486,10 @@ fn packed_copy(
         let chunk = tensormap::swizzle(m.swizzle, m.swizzle_atomicity, smem + sbit / 128 * 16);
         let (saddr, sshift) = (chunk + sbit % 128 / 8, sbit % 8);
         let gbits = tensormap::packed_bit(gw, coords[0].max(0) as u64);
-        let mut goff: i128 = (gbits / 8) as i128;
-        for k in 1..5 {
-            goff += coords[k] as i128 * m.strides[k - 1] as i128;
-        }
+        let goff: i128 = (gbits / 8) as i128
+            + (coords[1..].iter().zip(&m.strides))
+                .map(|(&x, &st)| x as i128 * st as i128)
+                .sum::<i128>();
         let gaddr = (m.global_address as i128 + goff) as u64;
         let gshift = gbits % 8;
         let sn = (sshift + sw).div_ceil(8) as u32;
@@ -519,11 +519,11 @@ fn packed_copy(
         // SAFETY: `translate` checked `sn`/`gn` bytes at `sp`/`gp`.
         unsafe {
             if load {
-                let v = gp.map_or(0, |g| (read_bits(g, gn) >> gshift) as u16 & mask);
+                let v = gp.map_or(0, |g| (read_bits(g, gn) >> gshift) & mask);
                 write_bits(sp, sn, sshift, sw, v);
                 env::init_access(env, Space::Shared, saddr, sn, l, d.inst, InitAccess::Write);
             } else if let Some(g) = gp {
-                let v = (read_bits(sp, sn) >> sshift) as u16 & mask;
+                let v = (read_bits(sp, sn) >> sshift) & mask;
                 write_bits(g, gn, gshift, gw, v);
                 env::init_access(env, Space::Global, gaddr, gn, l, d.inst, InitAccess::Write);
             }
