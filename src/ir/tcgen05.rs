@@ -217,6 +217,52 @@ impl Tc05CpShape {
     }
 }
 
+/// The decompression of a `tcgen05.cp` (`.b8x16.b4x16_p64` or `.b8x16.b6x16_p32`, PTX ISA
+/// §9.7.16.9.1): each 16-byte group of the source holds sixteen 4-bit elements (8 bytes,
+/// then 8 bytes of padding) or sixteen 6-bit ones (12 bytes, then 4), element `j` at bits
+/// `w·j` (little-endian); it becomes sixteen bytes, byte `j` holding element `j` in the
+/// 8-bit container `tcgen05.mma` reads: a 4-bit element at bits 2-5, a 6-bit one at bits
+/// 0-5, the other bits zero (docs/isa-notes.md gives the sources).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tc05CpUnpack {
+    /// `.b8x16.b4x16_p64`.
+    B4x16P64,
+    /// `.b8x16.b6x16_p32`.
+    B6x16P32,
+}
+
+impl Tc05CpUnpack {
+    /// The 16 container bytes of one 16-byte source group.
+    pub fn expand(self, group: [u8; 16]) -> [u8; 16] {
+        let mut out = [0u8; 16];
+        match self {
+            Tc05CpUnpack::B4x16P64 => {
+                for (j, o) in out.iter_mut().enumerate() {
+                    *o = ((group[j / 2] >> (4 * (j % 2))) & 0xf) << 2;
+                }
+            }
+            Tc05CpUnpack::B6x16P32 => {
+                let mut bits = [0u8; 16];
+                bits[..12].copy_from_slice(&group[..12]);
+                let v = u128::from_le_bytes(bits);
+                for (j, o) in out.iter_mut().enumerate() {
+                    *o = ((v >> (6 * j)) & 0x3f) as u8;
+                }
+            }
+        }
+        out
+    }
+}
+
+impl fmt::Display for Tc05CpUnpack {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Tc05CpUnpack::B4x16P64 => "b8x16.b4x16_p64",
+            Tc05CpUnpack::B6x16P32 => "b8x16.b6x16_p32",
+        })
+    }
+}
+
 /// How a multiply uses a collector buffer: `tcgen05.mma.ws`'s buffer `bN` for B
 /// (§9.7.16.10.9.3, `.collector::bN::…`), or `tcgen05.mma{.sp}`'s buffer for A
 /// (§9.7.16.10.9.1-2, `.collector::a::…`; below, "the matrix" is B or A).
@@ -319,8 +365,12 @@ pub enum Tc05Op {
         zero_mask: bool,
     },
     /// `tcgen05.cp.cta_group::1.shape{.multicast} [taddr], s-desc`: args (taddr i32, s-desc
-    /// i64). Copies the shape's matrix from shared memory into tensor memory. Single-thread.
-    Cp { shape: Tc05CpShape },
+    /// i64). Copies the shape's matrix from shared memory into tensor memory, each 16-byte
+    /// group expanded by `unpack` when given. Single-thread.
+    Cp {
+        shape: Tc05CpShape,
+        unpack: Option<Tc05CpUnpack>,
+    },
     /// `tcgen05.shift.cta_group.down [taddr]`: args (taddr i32). Moves rows `0..31` of the
     /// 32 lanes at `taddr` (8 columns) one lane down. Single-thread. With `pair`
     /// (`.cta_group::2`, PTX ISA §9.7.16.9.3: "the shift operation is performed in the Tensor
@@ -559,7 +609,10 @@ impl fmt::Display for Tc05Op {
                 if *a_tmem { " a=tmem" } else { " a=desc" },
                 if *zero_mask { " zero-column-mask" } else { "" }
             ),
-            Tc05Op::Cp { shape } => write!(f, "cp.{shape}"),
+            Tc05Op::Cp { shape, unpack } => match unpack {
+                None => write!(f, "cp.{shape}"),
+                Some(u) => write!(f, "cp.{shape}.{u}"),
+            },
             Tc05Op::Shift { pair } => {
                 write!(f, "shift.cta_group::{}.down", if *pair { 2 } else { 1 })
             }

@@ -50,8 +50,8 @@ use super::super::LowerError;
 use super::mma::{full_warp_wait, regs};
 use super::Cx;
 use crate::ir::{
-    ICmp, MbarOp, Op, SReg, Sign, Space, Tc05Collector, Tc05CpShape, Tc05Kind, Tc05Op, Tc05Red,
-    Tc05RedType, Tc05Shape, Type,
+    ICmp, MbarOp, Op, SReg, Sign, Space, Tc05Collector, Tc05CpShape, Tc05CpUnpack, Tc05Kind,
+    Tc05Op, Tc05Red, Tc05RedType, Tc05Shape, Type,
 };
 use crate::ptx::ast::Operand;
 
@@ -443,9 +443,8 @@ fn shift(b: &mut Builder, cx: &mut Cx) -> R {
     Ok(())
 }
 
-/// `tcgen05.cp.cta_group::1.shape{.multicast} [taddr], s-desc` (PTX ISA §9.7.16.9.2).
-/// The decompressing forms (`.b8x16.b6x16_p32`, `.b8x16.b4x16_p64`) are a load error: the
-/// ISA gives their element placement in figures only (docs/isa-notes.md).
+/// `tcgen05.cp.cta_group::1.shape{.multicast}{.b8x16.b6x16_p32|.b8x16.b4x16_p64} [taddr],
+/// s-desc` (PTX ISA §9.7.16.9.2; the decompression, §9.7.16.9.1, is [`Tc05CpUnpack`]).
 fn cp(b: &mut Builder, cx: &mut Cx) -> R {
     let m = |i: usize| cx.mods.get(i).copied();
     let (shape, n) = match (m(2), m(3)) {
@@ -466,15 +465,18 @@ fn cp(b: &mut Builder, cx: &mut Cx) -> R {
             ))
         }
     };
-    if let Some(f @ "b8x16") = m(n) {
-        let src = m(n + 1).unwrap_or("");
-        return Err(cx.unsupported(&format!(
-            "tcgen05.cp with decompression (.{f}.{src}) is not supported: the ISA gives where \
-             the 4- and 6-bit elements land in their 8-bit containers in figures only \
-             (§9.7.16.9.1, Figures 194-198: the layouts of the 16 elements in 194 and 196, \
-             each element in its container in 195, 197 and 198)"
-        )));
-    }
+    let unpack = match (m(n), m(n + 1)) {
+        (Some("b8x16"), Some("b4x16_p64")) => Some(Tc05CpUnpack::B4x16P64),
+        (Some("b8x16"), Some("b6x16_p32")) => Some(Tc05CpUnpack::B6x16P32),
+        (Some("b8x16"), other) => {
+            return Err(cx.bad(&format!(
+                ".b8x16 needs a source format .b6x16_p32 or .b4x16_p64 after it{}",
+                other.map_or(String::new(), |o| format!(", not .{o}"))
+            )))
+        }
+        _ => None,
+    };
+    let n = if unpack.is_some() { n + 2 } else { n };
     let want: Vec<&str> = ["cta_group"]
         .into_iter()
         .chain(cx.mods[2..n.min(cx.mods.len())].iter().copied())
@@ -486,7 +488,7 @@ fn cp(b: &mut Builder, cx: &mut Cx) -> R {
     }
     let t = taddr(b, cx, 0)?;
     let d = b.src(cx, 1, Type::I64)?;
-    let op = Tc05Op::Cp { shape };
+    let op = Tc05Op::Cp { shape, unpack };
     b.emit(Op::Tcgen05 { op }, vec![t, d], vec![], cx.loc, &cx.ptx);
     Ok(())
 }

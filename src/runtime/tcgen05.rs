@@ -55,8 +55,10 @@
 //! ptxjit writes the upper 16 bits as zero and ignores them when it reads D). An f16 D takes
 //! f16 inputs of `.kind::f16` (Table 39) or any `.kind::f8f6f4` inputs. A from tensor memory
 //! uses D's row-to-lane map with K elements packed into 32-bit columns (row `i`'s lane,
-//! column `base + k·bits/32`); a 4- or 6-bit A there faults as not supported yet (the ISA shows its
-//! 8-bit containers only in figures).
+//! column `base + k·bits/32`); a 4- or 6-bit A of `.kind::f8f6f4`/`::mxf8f6f4` there takes one
+//! byte per element (a 4-bit one at bits 2-5, a 6-bit one at bits 0-5: the containers
+//! `tcgen05.cp`'s decompression writes, docs/isa-notes.md); a 4-bit A of `.kind::mxf4`/
+//! `::mxf4nvf4` there faults as not supported yet.
 //!
 //! `.kind::f8f6f4` (K = 32) takes A and B types from the instruction descriptor: E4M3 0, E5M2
 //! 1, E2M3 3, E3M2 4, E2M1 5 (Table 42), each its own. In shared memory 8-bit elements are
@@ -125,7 +127,9 @@
 //! `tcgen05.cp` copies a matrix of the shape's rows (128, 4, 64 or 32) of 32 or 16 bytes from
 //! shared memory, read through its descriptor in the K-major canonical layout (row `r` is the
 //! M/N index, its bytes K), into tensor memory: 32-bit word `w` of row `r` to column
-//! `col + w` of each lane the shape sends the row to ([`crate::ir::Tc05CpShape::lanes`]).
+//! `col + w` of each lane the shape sends the row to ([`crate::ir::Tc05CpShape::lanes`]);
+//! with `.b8x16.b4x16_p64`/`.b8x16.b6x16_p32` each 16-byte group of a row is first expanded
+//! into sixteen 8-bit containers ([`crate::ir::Tc05CpUnpack::expand`]).
 //! `tcgen05.shift.down` moves the 8 columns (256 bits) of lanes `l..l + 31` one lane down
 //! (`l`, a multiple of 32, keeps its value). Both are done when they execute; every lane and
 //! column they touch must be in one allocation, else the issuing thread faults and nothing
@@ -146,8 +150,8 @@ use super::mma;
 use super::warp::{lanes, WarpDesc};
 use super::wgmma::Desc;
 use crate::ir::{
-    MmaBitOp, MmaElem, MmaFamily, MmaSpec, Round, Space, Tc05Collector, Tc05CpShape, Tc05Kind,
-    Tc05Op, Tc05Red, Tc05RedType, Tc05Shape,
+    MmaBitOp, MmaElem, MmaFamily, MmaSpec, Round, Space, Tc05Collector, Tc05CpShape, Tc05CpUnpack,
+    Tc05Kind, Tc05Op, Tc05Red, Tc05RedType, Tc05Shape,
 };
 use std::cell::RefCell;
 
@@ -708,10 +712,10 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 }
             }
         }
-        Tc05Op::Cp { shape } => {
+        Tc05Op::Cp { shape, unpack } => {
             for l in lanes(mask) {
                 let (t, desc) = (d.arg(s, 0, l) as u32, d.arg(s, 1, l));
-                if let Err(e) = cp_lane(env, d.inst, tm, l, shape, t, desc) {
+                if let Err(e) = cp_lane(env, d.inst, tm, l, shape, unpack, t, desc) {
                     env.fault_detail(l, d.inst, FaultKind::TensorMemory, e);
                     return;
                 }
@@ -867,37 +871,54 @@ fn smem_u32(env: &CtaEnv, inst: u32, lane: u32, addr: u64, what: &str) -> Result
 /// matrix has the shape's rows, each of 16 or 32 bytes, in the K-major canonical layout of
 /// the descriptor (row `r` as the M/N index, its bytes as K: `wgmma::Desc::addr` with 1-byte
 /// elements); 32-bit word `w` of row `r` goes to column `col0 + w` of each lane the shape
-/// sends row `r` to ([`Tc05CpShape::lanes`], relative to the lane of `taddr`). Everything is
-/// read and checked before anything is written.
+/// sends row `r` to ([`Tc05CpShape::lanes`], relative to the lane of `taddr`). With `unpack`
+/// (§9.7.16.9.1) each 16-byte group of a row is expanded to 16 bytes first
+/// ([`Tc05CpUnpack::expand`]); the addressing is the same. Everything is read and checked
+/// before anything is written.
+#[allow(clippy::too_many_arguments)]
 fn cp_lane(
     env: &CtaEnv,
     inst: u32,
     tm: &TensorMemory,
     lane: u32,
     shape: Tc05CpShape,
+    unpack: Option<Tc05CpUnpack>,
     taddr: u32,
     desc: u64,
 ) -> Result<(), String> {
     let (lane0, col0) = (taddr >> 16, taddr & 0xffff);
     let desc = smem_desc(desc)?;
     let (rows, cols) = (shape.rows(), shape.columns());
+    let what = match unpack {
+        None => format!("tcgen05.cp.{shape}"),
+        Some(u) => format!("tcgen05.cp.{shape}.{u}"),
+    };
     let span = (0..rows)
         .flat_map(|r| shape.lanes(r))
         .max()
         .map_or(0, |l| l + 1);
     tm.check(lane0, span, col0, cols)
-        .map_err(|e| format!("tcgen05.cp.{shape}: {e}"))?;
+        .map_err(|e| format!("{what}: {e}"))?;
     let mut vals = Vec::with_capacity((rows * cols) as usize);
     for r in 0..rows {
         for w in 0..cols {
             let addr = desc.addr(r as u64, 4 * w as u64, 1, false);
-            vals.push(smem_u32(
-                env,
-                inst,
-                lane,
-                addr,
-                &format!("tcgen05.cp.{shape}"),
-            )?);
+            vals.push(smem_u32(env, inst, lane, addr, &what)?);
+        }
+        if let Some(u) = unpack {
+            // Each 16-byte group (four words) of the row, expanded in place.
+            let row = &mut vals[(r * cols) as usize..];
+            for g in 0..(cols / 4) as usize {
+                let mut group = [0u8; 16];
+                for k in 0..4 {
+                    group[4 * k..4 * k + 4].copy_from_slice(&row[4 * g + k].to_le_bytes());
+                }
+                let out = u.expand(group);
+                for k in 0..4 {
+                    row[4 * g + k] =
+                        u32::from_le_bytes(out[4 * k..4 * k + 4].try_into().expect("4 bytes"));
+                }
+            }
         }
     }
     for r in 0..rows {
@@ -1567,13 +1588,24 @@ fn mma_lane(
         let at = a_op as u32;
         let (al, ac) = (at >> 16, at & 0xffff);
         let bits = id.a.bits() as u64;
-        if bits < 8 {
-            return Err(tmem_fault(format!(
-                "tcgen05.mma: a .{} A in tensor memory is not supported yet (the ISA shows its \
-                 8-bit containers only in figures)",
-                id.a
-            )));
-        }
+        // A 4- or 6-bit A of `.kind::f8f6f4`/`::mxf8f6f4` sits one element per 8-bit
+        // container (§9.7.16.10.4.3), the one `tcgen05.cp`'s decompression writes: a 4-bit
+        // element at bits 2-5, a 6-bit one at bits 0-5 (docs/isa-notes.md); the other bits
+        // are not read.
+        let (bits, shift) = match (bits, kind) {
+            (8.., _) => (bits, 0),
+            (4, Tc05Kind::F8f6f4 | Tc05Kind::Mxf8f6f4) => (8, 2),
+            (6, Tc05Kind::F8f6f4 | Tc05Kind::Mxf8f6f4) => (8, 0),
+            _ => {
+                return Err(tmem_fault(format!(
+                    "tcgen05.mma.kind::{kind}: a .{} A in tensor memory is not supported yet \
+                     (the ISA does not say how the two-to-a-byte elements of this kind sit in \
+                     tensor memory)",
+                    id.a
+                )))
+            }
+        };
+        let elem_mask = (1u64 << id.a.bits()) - 1;
         let per = 32 / bits;
         let acols = ka.div_ceil(per) as u32;
         match path {
@@ -1615,7 +1647,7 @@ fn mma_lane(
                 let (t, lane, _) = cell(r, 0);
                 for kk in 0..ka {
                     let cell = tms[t].get(lane, ac + (kk / per) as u32) as u64;
-                    let v = (cell >> ((kk % per) * bits)) & ((1u64 << bits) - 1);
+                    let v = (cell >> ((kk % per) * bits + shift)) & elem_mask;
                     a[(r * ka + kk) as usize] = v;
                 }
             }

@@ -61,9 +61,75 @@ pub enum TmapType {
     F32Ftz,
     Tf32,
     Tf32Ftz,
+    /// 13, `16U4_ALIGN8B` (`.b4x16`, PTX ISA §5.5.1.1.1): 4-bit elements packed in global
+    /// and shared memory alike.
+    B4x16,
+    /// 14, `16U4_ALIGN16B` (`.b4x16_p64`): sixteen packed 4-bit elements (8 bytes) then 8
+    /// bytes of padding per 16 elements in shared memory; loads only.
+    B4x16P64,
+    /// 15, `16U6_ALIGN16B`: `.b6x16_p32` in a load (sixteen packed 6-bit elements, 12 bytes,
+    /// then 4 bytes of padding in shared memory), `.b6p2x16` in a store (one element per
+    /// shared byte, bits 0-5, the two high bits dropped).
+    B6x16P32,
+}
+
+/// Bit `w·j` of a little-endian run: where packed element `j` of `w` bits starts (PTX ISA
+/// §5.5.1.1.1 packs the sub-byte types contiguously; lower elements in lower bits is
+/// ptxjit's reading, the one its `tcgen05.mma` and `tcgen05.cp` decompression read back).
+pub fn packed_bit(w: u64, j: u64) -> u64 {
+    w * j
 }
 
 impl TmapType {
+    /// The packed sub-byte types from their `CUtensorMapDataType` number (13–15), which a
+    /// tensor map holds only when `tensormap.replace.elemtype` wrote it.
+    pub fn packed_from_code(c: u32) -> Option<TmapType> {
+        match c {
+            13 => Some(TmapType::B4x16),
+            14 => Some(TmapType::B4x16P64),
+            15 => Some(TmapType::B6x16P32),
+            _ => None,
+        }
+    }
+
+    /// Whether this is one of the packed sub-byte types.
+    pub fn is_packed(self) -> bool {
+        matches!(
+            self,
+            TmapType::B4x16 | TmapType::B4x16P64 | TmapType::B6x16P32
+        )
+    }
+
+    /// Bits of one element in global memory (4 or 6 for the packed types).
+    pub fn global_bits(self) -> u64 {
+        match self {
+            TmapType::B4x16 | TmapType::B4x16P64 => 4,
+            TmapType::B6x16P32 => 6,
+            t => 8 * t.bytes(),
+        }
+    }
+
+    /// Bits one element takes in shared memory, padding included (`.b4x16`: 4; `.b4x16_p64`
+    /// and `.b6x16_p32`/`.b6p2x16`: 16 bytes per 16 elements).
+    pub fn shared_bits(self) -> u64 {
+        match self {
+            TmapType::B4x16 => 4,
+            TmapType::B4x16P64 | TmapType::B6x16P32 => 8,
+            t => 8 * t.bytes(),
+        }
+    }
+
+    /// The PTX name of a packed type in a copy's direction (`load`: into shared memory).
+    pub fn packed_name(self, load: bool) -> &'static str {
+        match self {
+            TmapType::B4x16 => ".b4x16",
+            TmapType::B4x16P64 => ".b4x16_p64",
+            TmapType::B6x16P32 if load => ".b6x16_p32",
+            TmapType::B6x16P32 => ".b6p2x16",
+            _ => "",
+        }
+    }
+
     /// From its `CUtensorMapDataType` number; the packed sub-byte types (13–15) are `None`.
     pub fn from_code(c: u32) -> Option<TmapType> {
         use TmapType::*;
@@ -105,11 +171,12 @@ impl TmapType {
         self as u32
     }
 
-    /// Bytes of one element.
+    /// Bytes of one element (the packed types: 1, their shared-memory byte per element at
+    /// most; their copies use [`TmapType::global_bits`] and [`TmapType::shared_bits`]).
     pub fn bytes(self) -> u64 {
         use TmapType::*;
         match self {
-            U8 => 1,
+            U8 | B4x16 | B4x16P64 | B6x16P32 => 1,
             U16 | F16 | Bf16 => 2,
             U32 | S32 | F32 | F32Ftz | Tf32 | Tf32Ftz => 4,
             U64 | S64 | F64 => 8,
@@ -121,7 +188,7 @@ impl TmapType {
         use TmapType::*;
         match self {
             F16 | F32 | F64 | Bf16 | F32Ftz | Tf32 | Tf32Ftz => true,
-            U8 | U16 | U32 | S32 | U64 | S64 => false,
+            U8 | U16 | U32 | S32 | U64 | S64 | B4x16 | B4x16P64 | B6x16P32 => false,
         }
     }
 
@@ -236,6 +303,7 @@ pub fn swizzle_bytes(swizzle: u8) -> u64 {
         1 => 32,
         2 => 64,
         3 => 128,
+        4 => 96,
         _ => 0,
     }
 }
@@ -249,13 +317,16 @@ pub fn swizzle_bytes(swizzle: u8) -> u64 {
 /// whole (the ISA's tables): 32 bytes — the 32-byte unit index (bits 5–6) XORed with the row
 /// within 4 rows (bits 7–8); 32 bytes with an 8-byte flip — the same, and in every other
 /// row (odd rows: bit 7) the two 8-byte halves of each 16 bytes exchanged (bit 3); 64 bytes
-/// — the 64-byte half (bit 6) XORed with the row within 2 (bit 7). Elements are at most 8
+/// — the 64-byte half (bit 6) XORed with the row within 2 (bit 7). The 96B swizzle (mode 4,
+/// §5.5.7's table for it: rows of eight 16-byte chunks, the odd rows' chunks exchanged in
+/// pairs, the pattern repeating every 256 bytes, base offset `(dstMem / 128) % 2`) is the
+/// same permutation as 32B's: chunk bit 4 XORed with row bit 7. Elements are at most 8
 /// bytes and aligned, so no element is split. An atomicity other than 16B with another mode
 /// is not a pattern the ISA defines: [`swizzle_combination`] rejects it first.
 pub fn swizzle(swizzle: u8, atomicity: u8, addr: u64) -> u64 {
     let row = addr >> 7;
     match (swizzle, atomicity) {
-        (1, _) => addr ^ ((row & 1) << 4),
+        (1, _) | (4, _) => addr ^ ((row & 1) << 4),
         (2, _) => addr ^ ((row & 3) << 4),
         (3, 1) => addr ^ ((row & 3) << 5),
         (3, 2) => addr ^ ((row & 3) << 5) ^ ((row & 1) << 3),
@@ -732,34 +803,14 @@ impl TensorMap {
         if u32_at(8) != MAGIC {
             return Err("the 128 bytes are not a tensor map (made by cuTensorMapEncodeTiled or a case's tensor_maps)".into());
         }
-        let dtype = TmapType::from_code(b[13] as u32).ok_or_else(|| match b[13] {
-            13..=15 => format!(
-                "element type {} ({}, a packed sub-byte type that tensormap.replace.elemtype {} \
-                 writes) is not supported by ptxjit's copies yet",
-                b[13],
-                [
-                    "16U4_ALIGN8B (.b4x16)",
-                    "16U4_ALIGN16B (.b4x16_p64)",
-                    "16U6_ALIGN16B (.b6x16_p32)"
-                ][b[13] as usize - 13],
-                b[13]
-            ),
-            t => format!("element type {t} is not supported"),
-        })?;
+        let dtype = TmapType::from_code(b[13] as u32)
+            .or_else(|| TmapType::packed_from_code(b[13] as u32))
+            .ok_or_else(|| format!("element type {} is not supported", b[13]))?;
         let rank = b[12] as u32;
         if !(1..=5).contains(&rank) {
             return Err(format!("rank {rank} is outside 1..=5"));
         }
-        if b[15] == 4 {
-            // Table 33's 96B swizzle: a valid map on sm_103a, whose shared-memory layout
-            // ptxjit does not implement.
-            return Err(
-                "swizzle mode 4 (the 96B swizzle that tensormap.replace.swizzle_mode 4 writes, \
-                 sm_103a) is not supported by ptxjit's copies yet"
-                    .into(),
-            );
-        }
-        if b[15] > 3 || b[14] > 2 || b[17] > 1 || b[18] > 3 || b[19] > 3 {
+        if b[15] > 4 || b[14] > 2 || b[17] > 1 || b[18] > 3 || b[19] > 3 {
             return Err(format!(
                 "swizzle {}, interleave {}, fill mode {}, mode {} or swizzle atomicity {} out of range",
                 b[15], b[14], b[17], b[18], b[19]
@@ -840,7 +891,8 @@ impl TensorMap {
     }
 
     /// Bytes of the box in shared memory (the complete-tx count of a load): in im2col mode,
-    /// pixels per column × channels per pixel elements.
+    /// pixels per column × channels per pixel elements; a packed type's padding counts
+    /// ([`TmapType::shared_bits`]).
     pub fn box_bytes(&self) -> u64 {
         if let Some(ic) = &self.im2col {
             return ic.pixels as u64 * ic.channels as u64 * self.dtype.bytes();
@@ -848,7 +900,8 @@ impl TensorMap {
         (0..self.rank as usize)
             .map(|d| self.box_elems(d))
             .product::<u64>()
-            * self.dtype.bytes()
+            * self.dtype.shared_bits()
+            / 8
     }
 }
 
@@ -857,8 +910,8 @@ impl TensorMap {
 /// encoding), the dimension fields the size itself, `global_stride` ordinal `ord` the byte
 /// stride of dimension `ord + 1`, the enumerated fields their Table 33 values (`.elemtype`
 /// translated to ptxjit's `CUtensorMapDataType` byte; `.swizzle_atomicity` 0 ..= 3 into byte
-/// 19). The object must already be a tensor map (the magic word); a value out of range, a
-/// packed element type (13–15) or the 96B swizzle (4) is an error.
+/// 19). The object must already be a tensor map (the magic word); a value out of range is an
+/// error.
 pub fn replace_field(
     b: &mut [u8; TENSOR_MAP_BYTES],
     field: TmapField,
@@ -918,14 +971,13 @@ pub fn replace_field(
         }
         TmapField::ElementStride => b[90 + o] = range(1, 8)? as u8 - 1,
         TmapField::ElemType => {
-            // Table 33's 13-15 (.b4x16, .b4x16_p64, .b6x16_p32) are the driver's 13-15
-            // (16U4_ALIGN8B, 16U4_ALIGN16B, 16U6_ALIGN16B): kept, and refused by a copy
-            // (`TensorMap::from_bytes`), as ptxjit does not copy packed types yet.
+            // Table 33's 13-15 (.b4x16, .b4x16_p64, .b6x16_p32/.b6p2x16) are the driver's
+            // 13-15 (16U4_ALIGN8B, 16U4_ALIGN16B, 16U6_ALIGN16B).
             let v = range(0, 15)? as u32;
             b[13] = TmapType::from_elemtype(v).map_or(v, TmapType::code) as u8;
         }
         TmapField::InterleaveLayout => b[14] = range(0, 2)? as u8,
-        // 4 is the 96B swizzle (Table 33): kept, and refused by a copy.
+        // 4 is the 96B swizzle (Table 33).
         TmapField::SwizzleMode => b[15] = range(0, 4)? as u8,
         TmapField::SwizzleAtomicity => b[19] = range(0, 3)? as u8,
         TmapField::FillMode => b[17] = range(0, 1)? as u8,
@@ -1149,6 +1201,12 @@ mod tests {
                 assert_eq!(swizzle(3, 0, a), row * 128 + (chunk ^ (row % 8)) * 16 + 4);
                 assert_eq!(swizzle(2, 0, a), row * 128 + (chunk ^ (row % 4)) * 16 + 4);
                 assert_eq!(swizzle(1, 0, a), row * 128 + (chunk ^ (row % 2)) * 16 + 4);
+                // The 96B swizzle's table (§5.5.7): odd rows exchange chunks in pairs.
+                let t96 = [[0, 1, 2, 3, 4, 5, 6, 7], [1, 0, 3, 2, 5, 4, 7, 6]];
+                assert_eq!(
+                    swizzle(4, 0, a),
+                    row * 128 + t96[(row % 2) as usize][chunk as usize] * 16 + 4
+                );
                 assert_eq!(swizzle(0, 0, a), a);
             }
         }
@@ -1240,9 +1298,12 @@ mod tests {
             replace_field(&mut b, TmapField::ElemType, 0, v).expect("ok");
             assert_eq!(TensorMap::from_bytes(&b).map(|m| m.dtype), Ok(t));
         }
-        // A packed type is written, and refused by a copy.
+        // A packed type is written and read back.
         replace_field(&mut b, TmapField::ElemType, 0, 13).expect("written");
-        assert!(TensorMap::from_bytes(&b).is_err());
+        assert_eq!(
+            TensorMap::from_bytes(&b).map(|m| m.dtype),
+            Ok(TmapType::B4x16)
+        );
     }
 
     #[test]
@@ -1265,9 +1326,8 @@ mod tests {
         assert!(replace_field(&mut [0u8; 128], TmapField::Rank, 0, 1).is_err());
     }
 
-    /// Every value of Table 33 (PTX ISA §9.7.9.26) is written; the ones whose copies ptxjit
-    /// does not implement (the 96B swizzle, the packed element types) fail at the copy
-    /// (`from_bytes`) with a message naming them, and values past the table are refused.
+    /// Every value of Table 33 (PTX ISA §9.7.9.26) is written and read back (the 96B swizzle,
+    /// the packed element types included); values past the table are refused.
     #[test]
     fn replace_table_values() {
         let fresh = || map_2d().to_bytes();
@@ -1288,8 +1348,7 @@ mod tests {
         }
         let mut b = fresh();
         replace_field(&mut b, TmapField::SwizzleMode, 0, 4).expect("96B");
-        let e = TensorMap::from_bytes(&b).expect_err("96B swizzle copy");
-        assert!(e.contains("96B swizzle"), "{e}");
+        assert_eq!(TensorMap::from_bytes(&b).map(|m| m.swizzle), Ok(4));
         // The ISA's elemtype numbers are not the driver's: the ISA's 9 is .f64 (the
         // driver's 9 is bf16), its 10 .bf16.
         let mut b = fresh();
@@ -1303,10 +1362,13 @@ mod tests {
             TensorMap::from_bytes(&b).expect("bf16 map").dtype,
             TmapType::Bf16
         );
-        for (v, name) in [(13, ".b4x16"), (14, ".b4x16_p64"), (15, ".b6x16_p32")] {
+        for (v, t) in [
+            (13, TmapType::B4x16),
+            (14, TmapType::B4x16P64),
+            (15, TmapType::B6x16P32),
+        ] {
             replace_field(&mut b, TmapField::ElemType, 0, v).expect("packed");
-            let e = TensorMap::from_bytes(&b).expect_err("packed copy");
-            assert!(e.contains(name), "{e}");
+            assert_eq!(TensorMap::from_bytes(&b).map(|m| m.dtype), Ok(t));
         }
     }
 }

@@ -176,6 +176,12 @@ fn lane(d: &WarpDesc, op: TensorOp, l: u32, s: &mut [u8], env: &CtaEnv) -> Resul
         // A prefetch checks wHalo, wOffset and the first W as a load does.
         im2col_wide_pixels(&m, &ic, &c, offs[0], offs[1])?;
     }
+    if m.swizzle == 4 {
+        check_96b(&m)?;
+    }
+    if m.dtype.is_packed() {
+        return packed_copy(d, op, l, s, env, &m, &c, map_arg + 1 + ncoord);
+    }
     let smem_arg = match op {
         TensorOp::Load { .. } => 0,
         _ => map_arg + 1 + ncoord,
@@ -313,6 +319,250 @@ fn lane(d: &WarpDesc, op: TensorOp, l: u32, s: &mut [u8], env: &CtaEnv) -> Resul
         complete_tx(d, env, l, mbar, total * esize)?;
     }
     Ok(())
+}
+
+/// The 96B swizzle's restrictions (PTX ISA §9.7.9.25.5.1): 16B atomicity (checked with the
+/// other combinations), no interleave, a box row (dimension 0, or an im2col pixel's
+/// channels) of at most 96 bytes, not a padded packed type, not `.im2col::w::128`.
+fn check_96b(m: &TensorMap) -> Result<(), String> {
+    let row_bits = match &m.im2col {
+        Some(ic) => ic.channels as u64 * m.dtype.global_bits(),
+        None => m.box_elems(0) * m.dtype.global_bits(),
+    };
+    let why = if m.interleave != 0 {
+        "an interleaved map".to_string()
+    } else if row_bits > 96 * 8 {
+        format!("a box row of {} bytes (more than 96)", row_bits.div_ceil(8))
+    } else if matches!(m.dtype, TmapType::B4x16P64 | TmapType::B6x16P32) {
+        "a padded sub-byte element type (.b4x16_p64, .b6x16_p32, .b6p2x16)".to_string()
+    } else if m
+        .im2col
+        .is_some_and(|ic| ic.wide == Some(tensormap::Im2colWide::W128))
+    {
+        "an .im2col::w::128 map".to_string()
+    } else {
+        return Ok(());
+    };
+    Err(format!(
+        "the 96B swizzle with {why} (PTX ISA §9.7.9.25.5.1's restrictions on the 96B swizzle mode)"
+    ))
+}
+
+/// A tile-mode copy of a packed sub-byte type (PTX ISA §5.5.1.1.1; `.b4x16`, `.b4x16_p64`,
+/// `.b6x16_p32` loads, `.b4x16` and `.b6p2x16` stores). Elements are counted one by one
+/// (dimension 0 in 4- or 6-bit elements, as the map's sizes are), global memory holds them
+/// packed (element `i` of a row at bit `w·i` of the row, [`tensormap::packed_bit`]), and
+/// shared memory as the type says: `.b4x16` packed likewise; `.b4x16_p64` and `.b6x16_p32`
+/// each 16 elements packed at the start of their own 16 bytes, the padding after them left
+/// as it was (the ISA: "un-initialized"); `.b6p2x16` one element per byte (bits 0-5; a store
+/// drops bits 6-7). The swizzle permutes 16-byte chunks of the shared side, which a group of
+/// 16 never straddles. A load's out-of-bound elements read as zero; complete-tx counts the
+/// box's shared-memory bytes, padding included ([`TensorMap::box_bytes`]). §9.7.9.25.5.1's
+/// restrictions are checked: no reduction, no `.b4x16_p64` store, no OOB-NaN fill; for the
+/// padded types a box row of 128 elements (96 or 64 bytes), a first coordinate, tensor row
+/// and global address/strides aligned as it says, and no swizzle but none or 128B (without
+/// the 8-byte flip); a `.b6p2x16` store also takes sm_103a's relaxations (rows of 64
+/// elements, 16-byte alignment, the 64B swizzle), as ptxjit does not know the target at
+/// run time. Im2col and four-row copies of packed types fault (not supported yet).
+#[allow(clippy::too_many_arguments)]
+fn packed_copy(
+    d: &WarpDesc,
+    op: TensorOp,
+    l: u32,
+    s: &mut [u8],
+    env: &CtaEnv,
+    m: &TensorMap,
+    c: &[i64; 5],
+    after_coords: usize,
+) -> Result<(), String> {
+    let load = matches!(op, TensorOp::Load { .. });
+    let ty = m.dtype;
+    let name = ty.packed_name(load);
+    let fail = |why: &str| Err(format!("{name} {why}"));
+    match op {
+        TensorOp::Reduce { .. } => {
+            return fail("cannot be reduced (PTX ISA §9.7.9.25.5.1: cp.reduce.async.bulk does not support the sub-byte types)")
+        }
+        TensorOp::Prefetch { .. } | TensorOp::Replace { .. } => return Ok(()),
+        TensorOp::Load { .. } | TensorOp::Store { .. } => {}
+    }
+    if m.im2col.is_some() || op.four_rows() {
+        return fail("in im2col or four-row mode is not supported yet (ptxjit copies the packed types in tile mode)");
+    }
+    if m.interleave != 0 {
+        return fail("with an interleaved map: the ISA gives no layout for it");
+    }
+    if m.nan_fill {
+        return fail(
+            "with the OOB-NaN fill (PTX ISA §9.7.9.25.5.1: not supported for the sub-byte types)",
+        );
+    }
+    if !load && ty == TmapType::B4x16P64 {
+        return fail("cannot be stored (PTX ISA §9.7.9.25.5.1: .global.shared::cta does not support .b4x16_p64)");
+    }
+    let row = m.box_elems(0);
+    if ty == TmapType::B4x16 {
+        if !row.is_multiple_of(32) {
+            return fail(&format!(
+                "box row of {row} elements is not a multiple of 16 bytes (PTX ISA §5.5.3.1)"
+            ));
+        }
+    } else {
+        // .b6p2x16 stores: sm_103a's relaxations (rows of 48 or 96 bytes, 16-byte alignment).
+        let b6p2 = !load;
+        let (rows, align): (&[u64], u64) = if b6p2 { (&[64, 128], 16) } else { (&[128], 32) };
+        let first = rows[0];
+        if !rows.contains(&row) {
+            return fail(&format!(
+                "needs a box row of {} elements ({} bytes), not {row} (PTX ISA §9.7.9.25.5.1)",
+                rows.iter()
+                    .map(|r| r.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" or "),
+                rows.iter()
+                    .map(|r| (r * ty.global_bits() / 8).to_string())
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ));
+        }
+        if c[0].rem_euclid(first as i64) != 0 || !m.dims[0].is_multiple_of(first) {
+            return fail(&format!(
+                "needs the first coordinate ({}) and tensor size[0] ({}) to be multiples of {first} \
+                 (PTX ISA §9.7.9.25.5.1)",
+                c[0], m.dims[0]
+            ));
+        }
+        let strides = &m.strides[..m.rank as usize - 1];
+        if !m.global_address.is_multiple_of(align)
+            || strides.iter().any(|s| !s.is_multiple_of(align))
+        {
+            return fail(&format!(
+                "needs the global address and strides {align}-byte aligned (PTX ISA §9.7.9.25.5.1)"
+            ));
+        }
+        let ok = match (m.swizzle, m.swizzle_atomicity) {
+            (0, _) => true,
+            (3, a) => a != 2,
+            (2, 0) => b6p2,
+            _ => false,
+        };
+        if !ok {
+            return fail(&format!(
+                "with swizzle mode {} and atomicity {}: the padded sub-byte types take no \
+                 swizzle or the 128B one without the 8B flip (PTX ISA §9.7.9.25.5.1)",
+                m.swizzle, m.swizzle_atomicity
+            ));
+        }
+    }
+    let smem = d.arg(s, if load { 0 } else { after_coords }, l);
+    if !smem.is_multiple_of(128) {
+        return Err(format!(
+            "the shared-memory address {smem:#x} is not 128-byte aligned"
+        ));
+    }
+    let gw = ty.global_bits();
+    let n: [u64; 5] = std::array::from_fn(|k| m.box_elems(k));
+    let total: u64 = n.iter().product();
+    let fault = |addr: u64, nb: u32, write: bool, e| {
+        env.access_fault(l, d.inst, e, addr, nb, 1, write);
+    };
+    for lin in 0..total {
+        let mut rest = lin;
+        let coords: [i64; 5] = std::array::from_fn(|k| {
+            let i = rest % n[k];
+            rest /= n[k];
+            c[k] + i as i64 * m.step(k)
+        });
+        let inb = coords
+            .iter()
+            .enumerate()
+            .all(|(k, &x)| x >= 0 && (x as u64) < m.dims[k]);
+        // The shared-memory bit of the element, and its width there.
+        let (sbit, sw) = match (ty, load) {
+            (TmapType::B4x16, _) => (lin * 4, 4),
+            (TmapType::B6x16P32, false) => (lin * 8, 8),
+            _ => ((lin / 16) * 128 + tensormap::packed_bit(gw, lin % 16), gw),
+        };
+        let chunk = tensormap::swizzle(m.swizzle, m.swizzle_atomicity, smem + sbit / 128 * 16);
+        let (saddr, sshift) = (chunk + sbit % 128 / 8, sbit % 8);
+        let gbits = tensormap::packed_bit(gw, coords[0].max(0) as u64);
+        let goff: i128 = (gbits / 8) as i128
+            + (coords[1..].iter().zip(&m.strides))
+                .map(|(&x, &st)| x as i128 * st as i128)
+                .sum::<i128>();
+        let gaddr = (m.global_address as i128 + goff) as u64;
+        let gshift = gbits % 8;
+        let sn = (sshift + sw).div_ceil(8) as u32;
+        let gn = (gshift + gw).div_ceil(8) as u32;
+        if !inb && !load {
+            continue;
+        }
+        let sp = match env::translate(env, Space::Shared, saddr, sn, 1, l) {
+            Ok(p) => p,
+            Err(e) => {
+                fault(saddr, sn, load, e);
+                return Ok(());
+            }
+        };
+        let gp = if inb {
+            match env::translate(env, Space::Global, gaddr, gn, 1, l) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    fault(gaddr, gn, !load, e);
+                    return Ok(());
+                }
+            }
+        } else {
+            None
+        };
+        let mask = (1u16 << gw) - 1;
+        // SAFETY: `translate` checked `sn`/`gn` bytes at `sp`/`gp`.
+        unsafe {
+            if load {
+                let v = gp.map_or(0, |g| (read_bits(g, gn) >> gshift) & mask);
+                write_bits(sp, sn, sshift, sw, v);
+                env::init_access(env, Space::Shared, saddr, sn, l, d.inst, InitAccess::Write);
+            } else if let Some(g) = gp {
+                let v = (read_bits(sp, sn) >> sshift) & mask;
+                write_bits(g, gn, gshift, gw, v);
+                env::init_access(env, Space::Global, gaddr, gn, l, d.inst, InitAccess::Write);
+            }
+        }
+    }
+    if load {
+        let mbar = d.arg(s, 2 + op.coords(), l);
+        complete_tx(d, env, l, mbar, m.box_bytes())?;
+    }
+    Ok(())
+}
+
+/// The `n` (1 or 2) bytes at `p`, little-endian.
+///
+/// # Safety
+/// `p` must be valid for `n` bytes.
+unsafe fn read_bits(p: *const u8, n: u32) -> u16 {
+    let mut v = 0u16;
+    for i in 0..n as usize {
+        // SAFETY: the caller's.
+        v |= (unsafe { *p.add(i) } as u16) << (8 * i);
+    }
+    v
+}
+
+/// Writes the low `w` bits of `v` at bit `shift` of the `n` bytes at `p`, keeping the others
+/// (an element of 8 bits is its whole byte: `.b6p2x16`'s high bits are zero).
+///
+/// # Safety
+/// `p` must be valid for `n` bytes.
+unsafe fn write_bits(p: *mut u8, n: u32, shift: u64, w: u64, v: u16) {
+    let mask = ((1u32 << w) - 1) << shift;
+    // SAFETY: the caller's.
+    let old = unsafe { read_bits(p, n) } as u32;
+    let new = (old & !mask) | (((v as u32) << shift) & mask);
+    for i in 0..n as usize {
+        // SAFETY: the caller's.
+        unsafe { *p.add(i) = (new >> (8 * i)) as u8 };
+    }
 }
 
 /// Interleaved maps (`CU_TENSOR_MAP_INTERLEAVE_16B/32B`, the NC/8HWC8 and NC/16HWC16 layouts

@@ -11,6 +11,13 @@ kernels for sm_100a) and, per case, its inputs and expected outputs, from the PT
   .64x128b.warpx2::01_23 lanes 64(r / 32) + r % 32 and 32 further; .32x128b.warpx4 lanes r,
   32 + r, 64 + r, 96 + r (all relative to the address's lane). Cells the copy does not reach
   keep the pattern each thread stored first.
+- tcgen05.cp with decompression (§9.7.16.9.1, .b8x16.b4x16_p64 / .b8x16.b6x16_p32): the same
+  copy, each 16-byte group of a source row first expanded: its first 8 bytes hold sixteen 4-bit
+  elements (element j: bits 4(j % 2) of byte j / 2) or its first 12 bytes sixteen 6-bit ones
+  (element j: bits 6j.. of the 12 bytes, little-endian), the rest padding; byte j of the result
+  is element j in its 8-bit container: a 4-bit element shifted left by 2 (bits 2-5), a 6-bit
+  one at bits 0-5, the other bits zero (sources: docs/isa-notes.md, CUTLASS's sm120 f8f6f4 note
+  on the container and public hardware probes of the copy).
 - tcgen05.shift.down (§9.7.16.9.3, shape .31x256b): in the 32 lanes from the address's lane
   (a multiple of 32) and 8 columns from its column, lane i + 1 takes lane i's old value for
   i in 0..31; the first lane keeps its value (the ISA leaves it open; docs/isa-notes.md).
@@ -137,9 +144,27 @@ CP_CASES = [
 ]
 
 
-def cp_entry(shape):
-    ptx = SHAPES[shape][0]
-    L = prologue(f"tc_cp_{shape}", [("u64", "img"), ("u64", "pat"), ("u64", "out"),
+# (case, shape, unpack, layout (x, lbo, sbo), lane, column)
+UNPACK_CASES = [
+    ("cp_128x256b_b6", "128x256b", "b6x16_p32", (8, 16, 1024), 0, 4),
+    ("cp_32x128b_warpx4_b4", "32x128b_warpx4", "b4x16_p64", (1, 16, 128), 0, 8),
+    ("cp_4x256b_b4", "4x256b", "b4x16_p64", (4, 16, 512), 0, 0),
+]
+
+
+def expand(group, unpack):
+    """One 16-byte source group as its sixteen 8-bit containers."""
+    if unpack == "b4x16_p64":
+        nib = [(int(group[j // 2]) >> (4 * (j % 2))) & 0xF for j in range(16)]
+        return np.array([v << 2 for v in nib], dtype=np.uint8)
+    v = int.from_bytes(bytes(group[:12]), "little")
+    return np.array([(v >> (6 * j)) & 0x3F for j in range(16)], dtype=np.uint8)
+
+
+def cp_entry(shape, unpack=None):
+    ptx = SHAPES[shape][0] + (f".b8x16.{unpack}" if unpack else "")
+    kname = f"tc_cp_{shape}" + (f"_{unpack[:2]}" if unpack else "")
+    L = prologue(kname, [("u64", "img"), ("u64", "pat"), ("u64", "out"),
                                     ("u64", "sdesc"), ("u32", "toff")], 32)
     L += store_rows("pat", COLS)
     L += ["    shr.u32 %r7, %r5, 4;", "    cvt.u64.u32 %rd4, %r7;", "    ld.param.u64 %rd5, [sdesc];",
@@ -253,6 +278,7 @@ def write_ptx():
             ".version 8.6", ".target sm_100a", ".address_size 64", "",
             ".extern .shared .align 1024 .b8 smem[];", ""]
     body = [cp_entry(s) for s in SHAPES] + [shift_entry()]
+    body += [cp_entry(shape, u) for (_, shape, u, _, _, _) in UNPACK_CASES]
     body += [ws_entry(ent, WS_KINDS[t], n, insts) for (_, ent, t, _, n, insts, _) in WS_CASES]
     body += [ca_entry(ent, 64, insts, 128) for (_, ent, insts, _) in CA_CASES]
     with open(os.path.join(HERE, "cp_shift.ptx"), "w") as f:
@@ -387,6 +413,32 @@ def main():
                    f'{{ u64 = "{bdesc:#x}" }}', f"{{ u32 = {idv} }}", f"{{ u32 = {enable} }}"],
              ["img", "cin", "areg"], 128 * n)
         print(name, hex(adesc), hex(adesc2), hex(bdesc), hex(idv))
+
+    # The decompressing copies (their own generator, so the cases above keep their values).
+    rng = np.random.default_rng(506)
+    for (name, shape, unpack, (x, lbo, sbo), lane, col) in UNPACK_CASES:
+        ptx, rows, words, lanes = SHAPES[shape]
+        src = rng.integers(0, 1 << 32, (rows, words), dtype=np.uint64).astype(np.uint32)
+        pat = rng.integers(0, 1 << 32, (128, COLS), dtype=np.uint64).astype(np.uint32)
+        image = np.zeros(IMAGE, dtype=np.uint8)
+        wg.USED.clear()
+        desc = tc_desc(wg.place(image, src.astype(np.int64), 0, False, x, lbo, sbo, 4), x)
+        exp = pat.copy()
+        for r in range(rows):
+            rb = src[r].astype("<u4").view(np.uint8)
+            out = np.concatenate([expand(rb[16 * g:16 * g + 16], unpack) for g in range(len(rb) // 16)])
+            for ln in lanes(r):
+                exp[lane + ln, col:col + words] = out.view("<u4")
+        save(f"{name}_img.npy", image.view(np.uint32))
+        save(f"{name}_pat.npy", pat)
+        save(f"{name}_expected.npy", exp)
+        sw = "no swizzle" if x == 1 else f"{16 * x}-byte swizzle"
+        toml(name, [f"tcgen05.cp.cta_group::1.{ptx}.b8x16.{unpack} (PTX ISA 9.7.16.9.1-2) at lane {lane},",
+                    f"column {col}: source K-major, {sw}, LBO {lbo}, SBO {sbo}; expected: each 16-byte",
+                    "group expanded to 8-bit containers (gen_cp.py `expand`), rows where the shape sends them."],
+             f"tc_cp_{shape}_{unpack[:2]}", ['{ buffer = "img" }', '{ buffer = "pat" }', '{ buffer = "out" }',
+                                             f'{{ u64 = "{desc:#x}" }}', f"{{ u32 = {lane << 16 | col} }}"],
+             ["img", "pat"], 128 * COLS)
 
 
 if __name__ == "__main__":
