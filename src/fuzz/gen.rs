@@ -706,23 +706,15 @@ fn mma_form(name: &'static str, sparse: bool) -> MmaForm {
         MmaBitOp::None
     };
     let spec = MmaSpec {
-        family: MmaFamily::Mma,
-        m,
-        n,
-        k,
-        a: tys[1],
         b: tys[2],
-        c: tys[3],
         d: tys[0],
-        a_col: false,
-        b_row: false,
         satfinite: words.contains(&"satfinite"),
         bop,
         sparse: sparse.then_some(MmaSparse {
             selector: 0,
             ordered: false,
         }),
-        rnd: crate::ir::Round::Nearest,
+        ..MmaSpec::new(MmaFamily::Mma, (m, n, k), tys[1], tys[3])
     };
     let frag = |f: MmaFrag, out: bool| {
         let (count, ty) = spec.regs(f, out);
