@@ -147,7 +147,9 @@ fn generated_tcgen05_pair_and_collector_kernels() {
         }
     }
     if ptxas.is_none() {
-        eprintln!("SKIPPED the ptxas half: ptxas not found (set PTXAS or install ../shared/tools/ptxas)");
+        eprintln!(
+            "SKIPPED the ptxas half: ptxas not found (set PTXAS or install ../shared/tools/ptxas)"
+        );
     }
     let _ = std::fs::remove_dir(&dir);
     assert_eq!(found, 60, "only {found} kernels with the forms");

@@ -146,8 +146,8 @@ use super::mma;
 use super::warp::{lanes, WarpDesc};
 use super::wgmma::Desc;
 use crate::ir::{
-    MmaElem, MmaFamily, MmaSpec, Round, Space, Tc05Collector, Tc05CpShape, Tc05Kind,
-    Tc05Op, Tc05Red, Tc05RedType, Tc05Shape,
+    MmaElem, MmaFamily, MmaSpec, Round, Space, Tc05Collector, Tc05CpShape, Tc05Kind, Tc05Op,
+    Tc05Red, Tc05RedType, Tc05Shape,
 };
 use std::cell::RefCell;
 

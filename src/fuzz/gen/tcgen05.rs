@@ -623,9 +623,7 @@ impl Gen<'_> {
         ]);
         seq.iter()
             .map(|&c| {
-                let ashift = shift_ok
-                    && !matches!(c, Some("fill" | "use"))
-                    && self.rng.chance(75);
+                let ashift = shift_ok && !matches!(c, Some("fill" | "use")) && self.rng.chance(75);
                 (c, ashift)
             })
             .collect()
