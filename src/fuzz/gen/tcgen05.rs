@@ -611,8 +611,9 @@ impl Gen<'_> {
     /// empty; a round may leave the buffer filled, and the next one's first use is a `::fill`
     /// again or none.
     fn tc05_collector_a(&mut self, shift_ok: bool) -> Vec<(Option<&'static str>, bool)> {
-        let seq: &[Option<&'static str>] = *self.rng.pick(&[
-            &[None][..],
+        // The sequences of uses (`None`: no qualifier, which is `::discard`).
+        const SEQS: &[&[Option<&str>]] = &[
+            &[None],
             &[None],
             &[Some("discard")],
             &[Some("fill")],
@@ -620,7 +621,8 @@ impl Gen<'_> {
             &[Some("fill"), Some("lastuse")],
             &[Some("fill"), Some("discard")],
             &[Some("fill"), Some("use"), Some("lastuse")],
-        ]);
+        ];
+        let seq = *self.rng.pick(SEQS);
         seq.iter()
             .map(|&c| {
                 let ashift = shift_ok && !matches!(c, Some("fill" | "use")) && self.rng.chance(75);
