@@ -160,7 +160,17 @@
 //!   by the warps that own the lanes, before the barrier); `.sp` metadata has only the 2:4
 //!   fields the ISA calls meaningful; `tcgen05.mma`, `mma.ws`, `mma.sp`, `cp` and `shift` are
 //!   issued by thread 0 and committed to `fz_mbar` before any thread loads ([`tcgen05`]). A
-//!   `.ws` collector buffer is used only right after the same statement filled it.
+//!   `.ws` collector buffer, and the collector buffer for A (`.collector::a::use`/`::lastuse`),
+//!   is used only after the same statement filled it; `.ashift` only with A in tensor memory
+//!   and M = 128 or 256, never with `::fill` or `::use`.
+//! - CTA pairs (`.cta_group::2`, a third of the `sm_100a` kernels): every `tcgen05` instruction
+//!   of the kernel that takes the qualifier has `::2` (PTX ISA §9.7.16.5), the launch is a
+//!   cluster of 2 or 4 CTAs along x (so every CTA has its peer), and the statements sit at the
+//!   top level before any exit, as cluster exchanges do: warp 0 of each CTA allocates (the
+//!   pair's `alloc` waits for the peer's), a cluster barrier ends both CTAs' `tcgen05.st`s
+//!   before thread 0 of the even or the odd CTA issues the pair's multiply or shift and commits
+//!   it to its `fz_mbar` (every other thread of both CTAs arrives on its own), and a second
+//!   cluster barrier after the phase tells the other CTA that the operation is done.
 //! - Video instructions ([`video`]), `fns` with a base in 0..=31 (a larger one is undefined),
 //!   `set`, `slct` and `cvt.pack` are register-to-register: their results are the ISA's
 //!   functions of the operands, anywhere.
@@ -196,8 +206,7 @@
 //! 1D/3D/layered surfaces, `mbarrier.arrive_drop` on the CTA's main mbarrier (it would change
 //! every later phase's count), `expect_tx` beyond copies, `cp.async.bulk` between CTAs of a
 //! cluster and with multicast, tensor maps with swizzles, interleaves, element strides,
-//! padded rows and im2col or four-row (`gather4`/`scatter4`) modes, `tcgen05` between the CTAs
-//! of a pair (`.cta_group::2`: the `sm_100a` kernels have no clusters), with block scaling
+//! padded rows and im2col or four-row (`gather4`/`scatter4`) modes, `tcgen05` with block scaling
 //! (`.kind::mxf8f6f4`, `::mxf4`, `::mxf4nvf4`), `tcgen05.ld.red` (`sm_101a`/`sm_103a`
 //! only: the generator's `tcgen05` target is `sm_100a`), `.ws` zero-column masks, `.sp` with
 //! M = 64, A in tensor memory with `.ws` M = 32/64, `commit` with multicast, cluster exchanges in nested uniform code
@@ -557,7 +566,7 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         [100, 1, 1],
     ];
     let mut block = *rng.pick(BLOCKS);
-    let grid = [
+    let mut grid = [
         rng.range(1, 3) as u32,
         rng.range(1, 2) as u32,
         if rng.chance(20) { 2 } else { 1 },
@@ -579,7 +588,15 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
     let tex = rng.chance(30).then(|| TexSetup::random(rng));
     let tmap = (sm90 && rng.chance(40)).then(|| TmapSetup::random(rng, IN_BYTES));
     let tmap_out = (sm90 && rng.chance(40)).then(|| TmapSetup::random(rng, SLAB_BYTES));
-    let cluster = if sm90 && rng.chance(60) {
+    // A third of the `sm_100a` kernels run their `tcgen05` statements on CTA pairs
+    // (`.cta_group::2`): clusters of 2 or 4 CTAs along x.
+    let pair = sm100a && rng.chance(35);
+    if pair {
+        grid[0] = *rng.pick(&[2, 4]);
+    }
+    let cluster = if pair {
+        [*rng.pick(&[2, grid[0]]), 1, 1]
+    } else if sm90 && rng.chance(60) {
         *rng.pick(&[
             [grid[0], 1, 1],
             [grid[0], grid[1], 1],
@@ -601,6 +618,7 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         sm100,
         sm90a,
         sm100a,
+        pair,
         relinquished: false,
         tex,
         tmap,
@@ -706,23 +724,15 @@ fn mma_form(name: &'static str, sparse: bool) -> MmaForm {
         MmaBitOp::None
     };
     let spec = MmaSpec {
-        family: MmaFamily::Mma,
-        m,
-        n,
-        k,
-        a: tys[1],
         b: tys[2],
-        c: tys[3],
         d: tys[0],
-        a_col: false,
-        b_row: false,
         satfinite: words.contains(&"satfinite"),
         bop,
         sparse: sparse.then_some(MmaSparse {
             selector: 0,
             ordered: false,
         }),
-        rnd: crate::ir::Round::Nearest,
+        ..MmaSpec::new(MmaFamily::Mma, (m, n, k), tys[1], tys[3])
     };
     let frag = |f: MmaFrag, out: bool| {
         let (count, ty) = spec.regs(f, out);
@@ -786,6 +796,11 @@ struct Gen<'r> {
     sm90a: bool,
     /// The `sm_100a` flavour ([`Kernel::sm100a`]).
     sm100a: bool,
+    /// The kernel's `tcgen05` statements run on CTA pairs (`.cta_group::2` on every
+    /// `tcgen05` instruction that takes it, as PTX ISA §9.7.16.5 requires of a kernel), in a
+    /// cluster launch of an even number of CTAs; they then sit at the top level only, as
+    /// their cluster barriers need every thread of the cluster.
+    pair: bool,
     /// A `tcgen05.relinquish_alloc_permit` has been generated: no more allocations.
     relinquished: bool,
     /// The kernel's texture and surface ([`Kernel::tex`]).
@@ -946,7 +961,9 @@ impl Gen<'_> {
                     What::Texture | What::Surface => self.tex.is_some(),
                     What::WideVector => self.sm100,
                     What::BulkZero => self.sm100 && self.shared,
-                    What::Wmma => collective_ok && self.full_warps,
+                    // Not beside `tcgen05` either (the same register allocation failure, seen
+                    // with an `.f64` `wmma` and two 128-register `tcgen05.ld`s).
+                    What::Wmma => collective_ok && self.full_warps && !self.sm100a,
                     What::Multimem => self.sm90,
                     // PTX ISA 8.3 forms: not in the `sm_90` kernels (8.1).
                     What::TmapEdit => {
@@ -955,7 +972,12 @@ impl Gen<'_> {
                     What::TensorCopy => collective_ok && self.tmap.is_some(),
                     What::TensorStore => collective_ok && self.tmap_out.is_some(),
                     What::Wgmma => collective_ok && self.sm90a,
-                    What::Tcgen05 => collective_ok && self.sm100a && !self.relinquished,
+                    What::Tcgen05 => {
+                        collective_ok
+                            && self.sm100a
+                            && !self.relinquished
+                            && (!self.pair || ctx.depth == 0)
+                    }
                     What::ClusterExchange | What::ClusterAsync => {
                         collective_ok && ctx.depth == 0 && self.sm90 && self.shared
                     }
@@ -1921,7 +1943,14 @@ impl Gen<'_> {
                 ),
             ]);
         }
-        let &name = self.rng.pick(MMA_FORMS);
+        // Not the `.f64` form beside `tcgen05`: ptxas 13.5 then fails register allocation
+        // (255 registers) on kernels whose `tcgen05.ld` loads 128 registers.
+        let forms: Vec<&str> = MMA_FORMS
+            .iter()
+            .copied()
+            .filter(|f| !(self.sm100a && f.contains(".f64.")))
+            .collect();
+        let &name = self.rng.pick(&forms);
         let f = mma_form(name, false);
         let (dc, dn) = f.d;
         let d = self.distinct_regs(dc, dn);
@@ -3007,6 +3036,7 @@ fn form_coverage_kernel_of(f: &Form, sm90: bool, seed: u64) -> String {
         sm100: false,
         sm90a: false,
         sm100a: false,
+        pair: false,
         relinquished: false,
         tex: None,
         tmap: None,
@@ -3227,6 +3257,16 @@ mod tests {
             "tcgen05.cp.cta_group::1.64x128b.warpx2::01_23",
             "tcgen05.cp.cta_group::1.32x128b.warpx4",
             "tcgen05.shift.cta_group::1.down",
+            "tcgen05.alloc.cta_group::2.sync.aligned",
+            "tcgen05.mma.cta_group::2.kind::",
+            "tcgen05.shift.cta_group::2.down",
+            "tcgen05.commit.cta_group::2.",
+            "tcgen05.dealloc.cta_group::2.",
+            ".collector::a::fill [%tma]",
+            ".collector::a::use [%tma]",
+            ".collector::a::lastuse",
+            ".collector::a::discard",
+            ".ashift",
             "tcgen05.ld.sync.aligned.16x64b.",
             "tcgen05.ld.sync.aligned.16x128b.",
             "tcgen05.ld.sync.aligned.16x256b.",

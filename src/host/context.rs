@@ -1062,7 +1062,7 @@ impl CompiledKernel {
                 .inst_ptx
                 .iter()
                 .cloned()
-                .chain(k.blocks.iter().map(|b| terminator_ptx(&b.term).to_string()))
+                .chain(terminator_names(&k))
                 .collect(),
             inst_atomic: k
                 .insts
@@ -2573,6 +2573,29 @@ fn sync_finding(
     }
 }
 
+/// The PTX instruction each block's terminator stands for, in fault and time-limit reports:
+/// a barrier terminator is the instruction at its PTX location where one is there (the
+/// `bar.sync` it ends, or the `barrier.cluster.wait` or mbarrier wait whose loop parks its
+/// lanes at it, `lower::yields`), so that a warp stopped at it is named as at the
+/// instruction's other blocks; else [`terminator_ptx`]'s word.
+fn terminator_names(k: &ir::Function) -> Vec<String> {
+    let mut at: std::collections::HashMap<ir::SrcLoc, &str> = std::collections::HashMap::new();
+    for (loc, ptx) in k.inst_locs.iter().zip(&k.inst_ptx) {
+        // Not the yield point's own instructions (`lower::yields`), which share the loop's
+        // location.
+        if loc.line != 0 && ptx != ir::YIELD_POINT_PTX {
+            at.insert(*loc, ptx);
+        }
+    }
+    k.blocks
+        .iter()
+        .map(|b| match (&b.term, at.get(&b.term_loc)) {
+            (ir::Terminator::Barrier { .. }, Some(ptx)) => ptx.to_string(),
+            _ => terminator_ptx(&b.term).to_string(),
+        })
+        .collect()
+}
+
 /// The PTX instruction a terminator stands for, in fault reports.
 fn terminator_ptx(t: &ir::Terminator) -> &'static str {
     match t {
@@ -2819,5 +2842,46 @@ fn sampler_state(init: ir::SamplerInit) -> TextureDesc {
         mip_filter: filter,
         normalized_coords: !init.unnormalized,
         ..TextureDesc::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// A barrier terminator is named by the instruction at its PTX location in reports: the
+    /// loop that `barrier.cluster.wait` becomes parks its lanes at a block of its own whose
+    /// only content is that terminator, and a warp stopped there during its turn was named
+    /// 'barrier wait' by the interpreter (whose report goes by the block's first site) where
+    /// the JIT named the instruction. `bar.sync`'s terminator is named `bar.sync`.
+    #[test]
+    fn barrier_terminators_are_named_by_their_instruction() {
+        let src = ".version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k()
+{
+  bar.sync 0;
+  barrier.cluster.arrive;
+  barrier.cluster.wait;
+  ret;
+}
+";
+        let (_, kernels) = super::front_end(src, "k.ptx").expect("loads");
+        let k = &kernels[0];
+        let names = super::terminator_names(k);
+        let mut barriers = vec![];
+        for (b, name) in k.blocks.iter().zip(&names) {
+            if matches!(b.term, crate::ir::Terminator::Barrier { .. }) {
+                barriers.push((b.term_loc.line, name.as_str()));
+            }
+        }
+        assert!(barriers.contains(&(6, "bar.sync")), "{barriers:?}");
+        assert!(
+            barriers.contains(&(8, "barrier.cluster.wait")),
+            "{barriers:?}"
+        );
+        assert!(
+            barriers.iter().all(|(_, n)| *n != "barrier wait"),
+            "{barriers:?}"
+        );
     }
 }

@@ -213,6 +213,29 @@ pub struct MmaSparse {
 }
 
 impl MmaSpec {
+    /// The dense multiply of `family` with shape `(m, n, k)`, inputs A and B of type `a` and
+    /// accumulators C and D of type `c`, A `.row` and B `.col`, no `.satfinite`, no bit
+    /// operation, rounding to nearest: the defaults every form starts from (set the other
+    /// fields with `MmaSpec { b, satfinite, .. MmaSpec::new(..) }`).
+    pub fn new(family: MmaFamily, (m, n, k): (u8, u8, u16), a: MmaElem, c: MmaElem) -> MmaSpec {
+        MmaSpec {
+            family,
+            m,
+            n,
+            k,
+            a,
+            b: a,
+            c,
+            d: c,
+            a_col: false,
+            b_row: false,
+            satfinite: false,
+            bop: MmaBitOp::None,
+            sparse: None,
+            rnd: Round::Nearest,
+        }
+    }
+
     /// Whether this is `mma.m8n8k4` with `.f16` inputs: four independent 8×8×4 products,
     /// each by one "quad pair" of lanes (4q..4q+3 and 16+4q..16+4q+3; PTX ISA §9.7.14.5.1).
     pub fn quad_pairs(&self) -> bool {

@@ -259,20 +259,12 @@ pub(super) fn mma(b: &mut Builder, cx: &mut Cx) -> R {
     )?;
     let rnd = f64_rounding(cx, a)?;
     let mut spec = MmaSpec {
-        family: MmaFamily::Mma,
-        m,
-        n,
-        k,
-        a,
         b: bt,
-        c,
         d,
-        a_col: false,
-        b_row: false,
         satfinite: cx.has("satfinite"),
         bop: bit_op(cx)?,
-        sparse: None,
         rnd,
+        ..MmaSpec::new(MmaFamily::Mma, (m, n, k), a, c)
     };
     match layouts(cx)[..] {
         // The quad-pair form takes either layout for A and for B.
@@ -720,22 +712,7 @@ pub(crate) fn wmma_accumulators(a: MmaElem) -> &'static [MmaElem] {
 /// The spec of a WMMA fragment of shape `(m, n, k)` with inputs `input` and accumulators `acc`
 /// (C and D alike): what `wmma.load`/`wmma.store` and the fuzz generator need of it.
 pub(crate) fn wmma_spec_of((m, n, k): (u8, u8, u16), input: MmaElem, acc: MmaElem) -> MmaSpec {
-    MmaSpec {
-        family: MmaFamily::Wmma,
-        m,
-        n,
-        k,
-        a: input,
-        b: input,
-        c: acc,
-        d: acc,
-        a_col: false,
-        b_row: false,
-        satfinite: false,
-        bop: MmaBitOp::None,
-        sparse: None,
-        rnd: Round::Nearest,
-    }
+    MmaSpec::new(MmaFamily::Wmma, (m, n, k), input, acc)
 }
 
 /// A WMMA spec for loads and stores: only the shape and the element type of the fragment
@@ -1138,20 +1115,11 @@ fn wmma_mma(b: &mut Builder, cx: &mut Cx) -> R {
         return Err(cx.bad(".satfinite is for integer (or .f16) wmma.mma"));
     }
     let spec = MmaSpec {
-        family: MmaFamily::Wmma,
-        m,
-        n,
-        k,
-        a,
         b: bt,
-        c,
         d,
-        a_col: false,
-        b_row: false,
         satfinite: satfinite && a.is_int(),
         bop,
-        sparse: None,
-        rnd: Round::Nearest,
+        ..MmaSpec::new(MmaFamily::Wmma, (m, n, k), a, c)
     };
     if satfinite && a == F16 {
         // ptxas 13.5: "'wmma.mma' with floating point type with '.satfinite' is not supported

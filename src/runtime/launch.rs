@@ -1226,6 +1226,18 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 p.push((c, text, first));
             }
         };
+        // A CTA of a running cluster that had no turn yet when the launch stopped (a peer
+        // kept the worker, e.g. in an endless loop): listed as not started, so that the
+        // report names every CTA of the cluster.
+        let not_started_at_stop = |c: u64| {
+            if timed_out.load(Ordering::Relaxed) == 0 {
+                return;
+            }
+            let [x, y, z] = ctaid_of(c);
+            if let Ok(mut p) = grid.positions.lock() {
+                p.push((c, format!("CTA ({x},{y},{z}): not started"), None));
+            }
+        };
         let cluster_worker = || {
             let (mut my_runs, mut ran) = (0u64, false);
             let mut bufs: Vec<CtaBuffers> = vec![];
@@ -1262,6 +1274,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                         let Some(flag) = control.begin(slot, c) else {
                             if started[r] {
                                 waiting_at_stop(c, &mut b.states);
+                            } else {
+                                not_started_at_stop(c);
                             }
                             finished[r] = true;
                             state.note_stopped(r);
@@ -1309,8 +1323,10 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     }
                 }
                 for (r, b) in bufs.iter_mut().enumerate() {
-                    if started[r] && !finished[r] {
-                        waiting_at_stop(cta_of(k, r as u64), &mut b.states);
+                    match (started[r], finished[r]) {
+                        (true, false) => waiting_at_stop(cta_of(k, r as u64), &mut b.states),
+                        (false, false) => not_started_at_stop(cta_of(k, r as u64)),
+                        _ => {}
                     }
                 }
             }

@@ -754,22 +754,7 @@ mod tests {
     use super::*;
 
     fn spec(m: u8, n: u8, k: u16, a: MmaElem, c: MmaElem) -> MmaSpec {
-        MmaSpec {
-            family: MmaFamily::Mma,
-            m,
-            n,
-            k,
-            a,
-            b: a,
-            c,
-            d: c,
-            a_col: false,
-            b_row: false,
-            satfinite: false,
-            bop: MmaBitOp::None,
-            sparse: None,
-            rnd: Round::Nearest,
-        }
+        MmaSpec::new(MmaFamily::Mma, (m, n, k), a, c)
     }
 
     /// Every element of each matrix (of each quad pair's matrices for `.m8n8k4` `.f16`) is held

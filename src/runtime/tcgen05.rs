@@ -150,8 +150,8 @@ use super::mma;
 use super::warp::{lanes, WarpDesc};
 use super::wgmma::Desc;
 use crate::ir::{
-    MmaBitOp, MmaElem, MmaFamily, MmaSpec, Round, Space, Tc05Collector, Tc05CpShape, Tc05CpUnpack,
-    Tc05Kind, Tc05Op, Tc05Red, Tc05RedType, Tc05Shape,
+    MmaElem, MmaFamily, MmaSpec, Round, Space, Tc05Collector, Tc05CpShape, Tc05CpUnpack, Tc05Kind,
+    Tc05Op, Tc05Red, Tc05RedType, Tc05Shape,
 };
 use std::cell::RefCell;
 
@@ -1849,20 +1849,9 @@ fn mma_lane(
     let (mu, nu, ku) = (m as usize, n as usize, k as usize);
     let mb = mu.min(128);
     let spec = MmaSpec {
-        family: MmaFamily::Mma,
-        m: mb as u8,
-        n: 8,
-        k: k as u16,
-        a: id.a,
         b: id.b,
-        c: id.d,
-        d: id.d,
-        a_col: false,
-        b_row: false,
         satfinite: id.satfinite,
-        bop: MmaBitOp::None,
-        sparse: None,
-        rnd: crate::ir::Round::Nearest,
+        ..MmaSpec::new(MmaFamily::Mma, (mb as u8, 8, k as u16), id.a, id.d)
     };
     for r0 in (0..mu).step_by(mb) {
         let ab = &a[r0 * ku..(r0 + mb) * ku];

@@ -128,24 +128,14 @@ impl Desc {
 /// K = `k` (the full K for the multiply; a sparse A's fragment follows the one of K/2).
 fn block_spec(spec: &WgmmaSpec, k: u16) -> MmaSpec {
     MmaSpec {
-        family: MmaFamily::Mma,
-        m: 16,
-        n: 8,
-        k,
-        a: spec.a,
         b: spec.b,
-        c: spec.d,
-        d: spec.d,
-        a_col: false,
-        b_row: false,
         satfinite: spec.satfinite,
         bop: if spec.a == MmaElem::B1 {
             MmaBitOp::And
         } else {
             MmaBitOp::None
         },
-        sparse: None,
-        rnd: crate::ir::Round::Nearest,
+        ..MmaSpec::new(MmaFamily::Mma, (16, 8, k), spec.a, spec.d)
     }
 }
 

@@ -1,6 +1,7 @@
 //! The fifth-generation tensor-core statements of the `sm_100a` flavour (`tcgen05`, PTX ISA
 //! §9.7.16): tensor memory, its allocator, `ld`/`st` of every shape, the multiply on matrices
-//! in the shared `fz_wg` (dense, `.ws` with collector buffers, `.sp`), `cp` and `shift`.
+//! in the shared `fz_wg` (dense, `.ws` with collector buffers, `.sp`, the collector buffer for
+//! A and `.ashift`), `cp` and `shift`, on one CTA or on a CTA pair (`.cta_group::2`).
 //! Why the results are determined: the module documentation of [`super`]; in short, every
 //! tensor-memory cell a statement reads was stored by it first, thread 0 issues the
 //! single-thread operations (`mma`, `cp`, `shift`) and commits them to `fz_mbar`, and every
@@ -125,32 +126,64 @@ impl Gen<'_> {
     /// thread then loads its lane's row of D (`tcgen05.ld .32x32b`, at most 128 columns at a
     /// time, `wait::ld`), folded into data registers as for `wgmma`, and at times part of it
     /// again with another shape (`.pack::16b`, `.16x32bx2`'s second access); after a barrier warp 0 deallocates.
+    /// The dense and sparse multiplies use the collector buffer for A as
+    /// [`Gen::tc05_collector_a`] picks (one to three instructions, `::use`/`::lastuse` only
+    /// after a `::fill`) and, with A in tensor memory and M = 128 or 256, `.ashift`. In a
+    /// kernel of CTA pairs (`Gen`'s `pair`) every `tcgen05` instruction that takes
+    /// `.cta_group` has `::2`, the rounds are the dense multiply (M = 128 or 256, N by 16, by
+    /// 32 for `.kind::i8`; A and B's descriptors each CTA's half; an A in tensor memory with
+    /// M = 256 only; no disable-output-lane) and the shift; the barriers around the issue are
+    /// the cluster's, and thread 0 of the even or odd CTA issues.
     pub(super) fn tcgen05(&mut self) -> Stmt {
-        let round = *self.rng.pick(&[
-            Round::Mma,
-            Round::Mma,
-            Round::Mma,
-            Round::Ws,
-            Round::Ws,
-            Round::Sparse,
-            Round::Copy,
-            Round::Shift,
-        ]);
+        let pair = self.pair;
+        // A CTA pair's kernel: the dense multiply and the shift only (`.ws` is
+        // `.cta_group::1` only; `.sp` and `cp` with `::2` are not supported by ptxjit).
+        let rounds: &[Round] = if pair {
+            &[Round::Mma, Round::Mma, Round::Mma, Round::Shift]
+        } else {
+            &[
+                Round::Mma,
+                Round::Mma,
+                Round::Mma,
+                Round::Ws,
+                Round::Ws,
+                Round::Sparse,
+                Round::Copy,
+                Round::Shift,
+            ]
+        };
+        let round = *self.rng.pick(rounds);
         let ty = self.tc05_types(round);
         let m = match round {
+            Round::Mma if pair => *self.rng.pick(&[128u32, 256]),
             Round::Mma => *self.rng.pick(&[64u32, 128, 128]),
             Round::Ws => *self.rng.pick(&[32u32, 64, 128]),
             Round::Sparse | Round::Copy | Round::Shift => 128,
         };
         let n = match round {
             Round::Ws => *self.rng.pick(&[64u32, 64, 128, 128, 256]),
+            // `.cta_group::2`: N from 16 by 16 (`.kind::i8` from 32 by 32).
+            Round::Mma if pair => {
+                let step = if ty.kind == "i8" { 32 } else { 16 };
+                let ns: Vec<u32> = [16u32, 32, 48, 64, 96, 128, 256]
+                    .into_iter()
+                    .filter(|v| v % step == 0)
+                    .collect();
+                *self.rng.pick(&ns)
+            }
             _ => *self.rng.pick(&[8u32, 16, 24, 32, 64, 128]),
         };
-        // An A in tensor memory: Layout D (M = 128) or F (M = 64) only, 8-bit or wider.
+        // An A in tensor memory: Layout D (M = 128) or F (M = 64) only, 8-bit or wider;
+        // with `.cta_group::2` M = 256 only (each CTA's 128 rows as Layout D).
         let a_tmem = matches!(round, Round::Mma | Round::Ws | Round::Sparse)
-            && (m == 128 || (m == 64 && round == Round::Mma))
+            && if pair {
+                m == 256
+            } else {
+                m == 128 || (m == 64 && round == Round::Mma)
+            }
             && !ty.sub_byte
-            && self.rng.chance(30);
+            && self.rng.chance(40);
+        let cg = if pair { 2 } else { 1 };
         // Columns: D at 0..N; A (8 columns) at N, the sparsity metadata (2) at N + 8.
         let side = matches!(round, Round::Mma | Round::Ws | Round::Sparse);
         let used = n + if side { 16 } else { 0 };
@@ -163,10 +196,12 @@ impl Gen<'_> {
         lines.extend([
             "setp.ge.u32 %pb, %tl, 32;".to_string(),
             "@%pb bra $L__ta$ID$;".to_string(),
-            format!("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [fz_tm], {cols};"),
+            format!("tcgen05.alloc.cta_group::{cg}.sync.aligned.shared::cta.b32 [fz_tm], {cols};"),
         ]);
         if relinquish {
-            lines.push("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;".to_string());
+            lines.push(format!(
+                "tcgen05.relinquish_alloc_permit.cta_group::{cg}.sync.aligned;"
+            ));
             self.relinquished = true;
         }
         lines.extend([
@@ -239,9 +274,11 @@ impl Gen<'_> {
             "tcgen05.wait::st.sync.aligned;".to_string(),
             "$L__ts$ID$:".to_string(),
             "tcgen05.fence::before_thread_sync;".to_string(),
-            "bar.sync 0;".to_string(),
-            "tcgen05.fence::after_thread_sync;".to_string(),
         ]);
+        // With `.cta_group::2` the issuing thread reads the peer CTA's tensor and shared
+        // memory too: both CTAs' stores end before it (a cluster barrier).
+        lines.extend(Self::tc05_barrier(pair));
+        lines.push("tcgen05.fence::after_thread_sync;".to_string());
         // Thread 0's operation.
         let cond = self.uniform_cond();
         lines.extend(cond.setup.iter().cloned());
@@ -257,25 +294,45 @@ impl Gen<'_> {
                 let lane = 32 * self.rng.below(4) as u32;
                 let col = 8 * self.rng.below(u64::from(n / 8)) as u32;
                 vec![format!(
-                    "tcgen05.shift.cta_group::1.down [%tma+{}];",
+                    "tcgen05.shift.cta_group::{cg}.down [%tma+{}];",
                     lane << 16 | col
                 )]
             }
         };
-        lines.extend([
-            "setp.ne.u32 %pb, %tl, 0;".to_string(),
-            "@%pb bra $L__tm$ID$;".to_string(),
-        ]);
+        if pair {
+            // Thread 0 of the pair's even or odd CTA issues; every other thread of both
+            // CTAs arrives on its own CTA's `fz_mbar`.
+            let parity = self.rng.below(2);
+            lines.extend([
+                "mov.u32 %wt0, %cluster_ctarank;".to_string(),
+                "and.b32 %wt0, %wt0, 1;".to_string(),
+                format!("xor.b32 %wt0, %wt0, {parity};"),
+                "or.b32 %wt0, %wt0, %tl;".to_string(),
+                "setp.ne.u32 %pb, %wt0, 0;".to_string(),
+            ]);
+        } else {
+            lines.push("setp.ne.u32 %pb, %tl, 0;".to_string());
+        }
+        lines.push("@%pb bra $L__tm$ID$;".to_string());
         lines.extend(issue);
         lines.extend([
-            "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [fz_mbar];"
-                .to_string(),
+            format!(
+                "tcgen05.commit.cta_group::{cg}.mbarrier::arrive::one.shared::cluster.b64 [fz_mbar];"
+            ),
             "$L__tm$ID$:".to_string(),
             "@%pb mbarrier.arrive.shared::cta.b64 %tdm, [fz_mbar];".to_string(),
             "$L__tw$ID$:".to_string(),
             "mbarrier.try_wait.parity.shared::cta.b64 %pb, [fz_mbar], %mbp;".to_string(),
             "@!%pb bra $L__tw$ID$;".to_string(),
             "xor.b32 %mbp, %mbp, 1;".to_string(),
+        ]);
+        if pair {
+            // The other CTA of the pair learns that the operation is done from the
+            // issuing CTA's threads, which passed its phase.
+            lines.push("tcgen05.fence::before_thread_sync;".to_string());
+            lines.extend(Self::tc05_barrier(true));
+        }
+        lines.extend([
             "tcgen05.fence::after_thread_sync;".to_string(),
             "mov.u32 %t2, 0;".to_string(),
         ]);
@@ -308,10 +365,24 @@ impl Gen<'_> {
             "setp.ge.u32 %pb, %tl, 32;".to_string(),
             "@%pb bra $L__td$ID$;".to_string(),
             "tcgen05.fence::after_thread_sync;".to_string(),
-            format!("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %tma, {cols};"),
+            format!("tcgen05.dealloc.cta_group::{cg}.sync.aligned.b32 %tma, {cols};"),
             "$L__td$ID$:".to_string(),
         ]);
         Stmt::Code(lines)
+    }
+
+    /// The barrier between a round's phases: `bar.sync 0`, or for a CTA pair
+    /// (`.cta_group::2`) the cluster's (`barrier.cluster.arrive` releases, `wait` acquires,
+    /// PTX ISA §9.7.13.2; every thread of the cluster runs the statement).
+    fn tc05_barrier(pair: bool) -> Vec<String> {
+        if pair {
+            vec![
+                "barrier.cluster.arrive;".to_string(),
+                "barrier.cluster.wait;".to_string(),
+            ]
+        } else {
+            vec!["bar.sync 0;".to_string()]
+        }
     }
 
     /// `n` columns as power-of-two runs of at most 128 (a `.32x32b` `.num` each): (first
@@ -424,6 +495,8 @@ impl Gen<'_> {
         lines: &mut Vec<String>,
     ) -> Vec<String> {
         let f = ty.layout;
+        let pair = self.pair;
+        let cg = if pair { 2 } else { 1 };
         let sparse = round == Round::Sparse;
         let transposes = !ty.sub_byte;
         let trans_a = transposes && !a_tmem && self.rng.chance(25);
@@ -439,12 +512,15 @@ impl Gen<'_> {
         } else {
             f
         };
+        // With `.cta_group::2` each CTA holds half of A's rows and of B's columns at the
+        // same descriptors.
+        let (ma, nb) = if pair { (m / 2, n / 2) } else { (m, n) };
         if a_tmem {
             lines.push(format!("add.u32 %t0, %tma, {n};"));
         } else {
-            self.tc05_desc("%wda0", m, f, trans_a, lines);
+            self.tc05_desc("%wda0", ma, f, trans_a, lines);
         }
-        self.tc05_desc("%wdb0", n, fb, trans_b, lines);
+        self.tc05_desc("%wdb0", nb, fb, trans_b, lines);
         let selector = if sparse && ty.kind == "f16" {
             self.rng.below(2) as u32
         } else {
@@ -495,7 +571,9 @@ impl Gen<'_> {
                     ("", "")
                 };
                 let mut tail = String::new();
-                if self.rng.chance(20) {
+                // disable-output-lane: 8 words with `.cta_group::2`, whose set bits ptxjit
+                // does not place (it faults on them): only with `::1`.
+                if !pair && self.rng.chance(20) {
                     let r: Vec<String> = (0..4).map(|_| self.src_reg(Class::B32)).collect();
                     tail.push_str(&format!(" {{{}}},", r.join(", ")));
                 }
@@ -503,13 +581,54 @@ impl Gen<'_> {
                 if matches!(k, "f16" | "tf32") && self.rng.chance(25) {
                     tail.push_str(&format!(", {}", self.rng.below(16)));
                 }
-                out.push(format!(
-                    "tcgen05.mma{sp}.cta_group::1.kind::{k} [%tma], {a}, %wdb0,{meta} %t1,{tail};"
-                ));
+                // `.ashift`: A in tensor memory with M = 128 or 256.
+                let shift_ok = a_tmem && matches!(m, 128 | 256);
+                for (c, ashift) in self.tc05_collector_a(shift_ok) {
+                    let c = match (c, ashift) {
+                        (Some(c), false) => format!(".collector::a::{c}"),
+                        (Some(c), true) if self.rng.chance(50) => {
+                            format!(".collector::a::{c}.ashift")
+                        }
+                        (Some(c), true) => format!(".ashift.collector::a::{c}"),
+                        (None, true) => ".ashift".to_string(),
+                        (None, false) => String::new(),
+                    };
+                    out.push(format!(
+                        "tcgen05.mma{sp}.cta_group::{cg}.kind::{k}{c} [%tma], {a}, %wdb0,{meta} %t1,{tail};"
+                    ));
+                }
             }
             Round::Copy | Round::Shift => {}
         }
         out
+    }
+
+    /// The uses of the CTA's collector buffer for A by a round's multiplies (PTX ISA
+    /// §9.7.16.10.9.1), one instruction each: the qualifier (`None`: none, which is
+    /// `::discard`) and whether it has `.ashift` (only where `shift_ok`, and never with
+    /// `::fill` or `::use`, as the ISA and ptxas 13.5 require). A `::use` or `::lastuse` comes
+    /// only after a `::fill` of the same round (same types and shape), so the buffer is never
+    /// empty; a round may leave the buffer filled, and the next one's first use is a `::fill`
+    /// again or none.
+    fn tc05_collector_a(&mut self, shift_ok: bool) -> Vec<(Option<&'static str>, bool)> {
+        // The sequences of uses (`None`: no qualifier, which is `::discard`).
+        const SEQS: &[&[Option<&str>]] = &[
+            &[None],
+            &[None],
+            &[Some("discard")],
+            &[Some("fill")],
+            &[Some("fill"), Some("use")],
+            &[Some("fill"), Some("lastuse")],
+            &[Some("fill"), Some("discard")],
+            &[Some("fill"), Some("use"), Some("lastuse")],
+        ];
+        let seq = *self.rng.pick(SEQS);
+        seq.iter()
+            .map(|&c| {
+                let ashift = shift_ok && !matches!(c, Some("fill" | "use")) && self.rng.chance(75);
+                (c, ashift)
+            })
+            .collect()
     }
 
     /// Lines setting `reg` to a `tcgen05` shared-memory descriptor (PTX ISA §9.7.16.4.1) of an
