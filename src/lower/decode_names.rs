@@ -239,6 +239,8 @@ const MODIFIERS: &[&[&str]] = &[
         "submit",
         "op_restrict::fetching",
         "sync_restrict::reads",
+        // PTX ISA 9.4 `ld{.global}.proxy::readonly`.
+        "proxy::readonly",
         "mask",
     ],
     // prmt modes (§9.7.8.7).

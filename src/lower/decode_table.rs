@@ -910,6 +910,14 @@ pub(super) static ROWS: &[Row] = &[
                 (6, 0),
                 Sm(70),
             ),
+            // ptxas 13.5: "Feature '.proxy::readonly' requires .target sm_90 or higher",
+            // "... requires PTX ISA .version 9.4 or later".
+            form(
+                "ld.proxy::readonly",
+                Mods(&[&["proxy::readonly"]]),
+                (9, 4),
+                Sm(90),
+            ),
         ])
         .mods(&[
             "L1::evict_first",
@@ -936,6 +944,7 @@ pub(super) static ROWS: &[Row] = &[
             "param",
             "param::entry",
             "param::func",
+            "proxy::readonly",
             "shared",
             "shared::cluster",
             "shared::cta",
@@ -1924,6 +1933,14 @@ pub(super) static ROWS: &[Row] = &[
                 "multimem.cp.async.bulk .cp_mask",
                 Mods(&[&["cp"], &["cp_mask"]]),
                 (9, 1),
+                Sm(100),
+            ),
+            // ptxas 13.5: "Feature 'multimem.st.async' requires PTX ISA .version 9.3 or
+            // later", "... requires .target sm_100 or higher".
+            form(
+                "multimem.st.async/multimem.red.async",
+                Mods(&[&["async"], &["st", "red"]]),
+                (9, 3),
                 Sm(100),
             ),
         ])

@@ -868,6 +868,22 @@ fn query_alloc_class(b: &mut Builder, cx: &mut Cx) -> R {
         Space::Generic
     };
     cx.expect_operands(2)?;
+    if let Operand::Address {
+        base: Some(name), ..
+    } = cx.opnd(1)?
+    {
+        // ptxas 13.5 takes a 64-bit address register only, in every state space ("Arguments
+        // mismatch for instruction 'mov'" for `[%r1]`, where `tensormap.replace` takes one).
+        if b.reg(&name.name).is_some() && b.vars[b.reg_var(cx, name)? as usize].bits() != 64 {
+            return Err(LowerError::new(
+                name.span,
+                format!(
+                    "the tensor map address '{}' of '{}' must be a 64-bit register",
+                    name.name, cx.ptx
+                ),
+            ));
+        }
+    }
     let a = b.address(cx, 1, space)?;
     let a = b.coerce(cx, a, Type::I64, Some(Sign::Unsigned), cx.inst.span)?;
     let off = b.konst(cx, Type::I64, ALLOC_CLASS_AT);
