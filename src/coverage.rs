@@ -152,8 +152,9 @@ pub const ISA: &[Instr] = isa! {
     "shfl.sync" "9.7.9.6" ".up .down .bfly .idx .b32, with p; waits for its membermask" ["shfl.sync.bfly.b32 %r1|%p1, %r2, 1, 31, -1"]
     "prmt" "9.7.9.7" "default (with sign replication) and .f4e .b4e .rc8 .ecl .ecr .rc16" [
         "prmt.b32 %r1, %r2, %r3, %r4", "prmt.b32.f4e %r1, %r2, %r3, %r4", "prmt.b32.rc16 %r1, %r2, %r3, %r4"]
-    "ld" "9.7.9.8" "global/shared/local/const/param/generic, every type incl. .b128 (into .b128 registers), v2/v4 (v8 of 32-bit, v4 of 64-bit), cache hints and .L2::cache_hint policies" [
+    "ld" "9.7.9.8" "global/shared/local/const/param/generic, every type incl. .b128 (into .b128 registers), v2/v4 (v8 of 32-bit, v4 of 64-bit), cache hints and .L2::cache_hint policies; .proxy::readonly on global and generic addresses (PTX ISA 9.4, sm_90: a plain load, one proxy)" [
         "ld.global.u32 %r1, [%rd1]", "ld.shared.v2.f32 {%f1, %f2}, [sm]", "ld.param.u64 %rd2, [cov_p]",
+        "ld.global.proxy::readonly.u32 %r1, [%rd1]", "ld.proxy::readonly.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1]",
         "ld.global.v4.b64 {%rd2, %rd3, %rd4, %rd5}, [%rd1]",
         "ld.global.L2::cache_hint.v2.b32 {%r1, %r2}, [%rd1], %rd2",
         "ld.acquire.cluster.global.u32 %r1, [%rd1]", "ld.relaxed.gpu.shared.u32 %r1, [sm]"]
@@ -171,7 +172,7 @@ pub const ISA: &[Instr] = isa! {
     "st.bulk" "9.7.9.13" "{.weak}{.shared::cta} or generic, size u32/u64 (constant: a multiple of 8 up to 16777216), initval 0: 8-byte zero stores; a bad run-time size or a generic address outside shared memory traps" [
         "st.bulk.weak.shared::cta [%r1], %rd1, 0", "st.bulk [%rd1], 4096, 0",
         "st.bulk.shared::cta [%r1], %r2, 0"]
-    "multimem.ld_reduce / multimem.st / multimem.red" "9.7.9.14" "one device (isa-notes): ld_reduce = a load of the one copy (any .op; .add with .acc::f32/.acc::f16), st = a store, red = an atomic reduction; .weak or .relaxed/.acquire/.release with a scope; .global or generic (outside global traps); b32/b64/u32/u64/s32/s64 and f16/bf16 (x2), f32, f64, e5m2/e4m3 (x2, x4) with .v2/.v4/.v8 of 32, 64 or 128 bits; the ISA's .op/type table, and .red.min/.max on f16/bf16 (x2) in vector forms, as ptxas 13.5 (tests/ptxas_forms: every combination checked against ptxas)" [
+    "multimem.ld_reduce / multimem.st / multimem.red" "9.7.9.14" "one device (isa-notes): ld_reduce = a load of the one copy (any .op; .add with .acc::f32/.acc::f16), st = a store, red = an atomic reduction; .weak or .relaxed/.acquire/.release with a scope; .global or generic (outside global traps); b32/b64/u32/u64/s32/s64 and f16/bf16 (x2), f32, f64, e5m2/e4m3 (x2, x4) with .v2/.v4/.v8 of 32, 64 or 128 bits; the ISA's .op/type table, and .red.min/.max on f16/bf16 (x2) in vector forms, as ptxas 13.5 (tests/ptxas_forms: every combination checked against ptxas); multimem.st.async (.b32/.b64/.u32/.u64/.s32/.s64/.f32/.f64) and multimem.red.async (.add.u32/.s32/.u64), .release.{gpu,sys} (PTX ISA 9.3, sm_100): the store / reduction, complete when it executes" [
         "multimem.ld_reduce.relaxed.gpu.global.add.u32 %r1, [%rd1]",
         "multimem.ld_reduce.weak.min.s64 %rd2, [%rd1]",
         "multimem.ld_reduce.acquire.sys.global.add.acc::f32.v2.f16x2 {%r1, %r2}, [%rd1]",
@@ -184,7 +185,10 @@ pub const ISA: &[Instr] = isa! {
         "multimem.red.release.sys.global.xor.b64 [%rd1], %rd2",
         "multimem.red.add.f64 [%rd1], %fd1",
         "multimem.red.relaxed.cta.add.v2.bf16x2 [%rd1], {%r1, %r2}",
-        "multimem.red.relaxed.gpu.max.v4.f16 [%rd1], {%h1, %h2, %h3, %h4}"]
+        "multimem.red.relaxed.gpu.max.v4.f16 [%rd1], {%h1, %h2, %h3, %h4}",
+        "multimem.st.async.release.gpu.global.b32 [%rd1], %r1",
+        "multimem.st.async.release.sys.f64 [%rd1], %fd1",
+        "multimem.red.async.release.gpu.global.add.u64 [%rd1], %rd2"]
     "prefetch" "9.7.9.15" "accepted (no effect)" ["prefetch.global.L1 [%rd1]"]
     "applypriority" "9.7.9.16" "{.global}.L2::evict_normal, size 128: a hint with no effect; an address not 128-byte aligned or (generic) outside global memory traps" [
         "applypriority.global.L2::evict_normal [%rd1], 128", "applypriority.L2::evict_normal [%rd1+128], 128"]
@@ -257,11 +261,18 @@ pub const ISA: &[Instr] = isa! {
     "cp.async.bulk.wait_group" "9.7.9.25.6.2" "{.read}, .sync_restrict::proxy::async (PTX ISA 9.5): no effect (copies are complete)" [
         "cp.async.bulk.wait_group 0", "cp.async.bulk.wait_group.read 1",
         "cp.async.bulk.wait_group.sync_restrict::proxy::async 0"]
-    "tensormap.replace" "9.7.9.26" ".tile, every field (global_address, rank, box_dim, global_dim, global_stride, element_stride, elemtype, interleave_layout, swizzle_mode, swizzle_atomicity, fill_mode) in .global, .shared::cta or generic memory, in ptxjit's tensor-map layout (docs/tensor-maps.md); the enumerated fields as Table 33 numbers them (immediates); .swizzle_atomicity 32B, 32B + 8B flip or 64B changes how copies swizzle with the 128B mode (§5.5.7); the packed element types (13-15: PTX ISA 8.7, sm_100a/sm_101a/sm_120a and the family targets) and the 96B swizzle (4: PTX ISA 8.8, sm_103a) are refused at load below those, are written, and copies through the map use them (cp.async.bulk.tensor's row)" [
+    "tensormap.replace" "9.7.9.26" ".tile, every field (global_address, rank, box_dim, global_dim, global_stride, element_stride, elemtype, interleave_layout, swizzle_mode, swizzle_atomicity, fill_mode) in .global, .shared::cta or generic memory, in ptxjit's tensor-map layout (docs/tensor-maps.md); the enumerated fields as Table 33 numbers them (immediates); .swizzle_atomicity 32B, 32B + 8B flip or 64B changes how copies swizzle with the 128B mode (§5.5.7); the packed element types (13-15: PTX ISA 8.7, sm_100a/sm_101a/sm_120a and the family targets) and the 96B swizzle (4: PTX ISA 8.8, sm_103a) are refused at load below those, are written, and copies through the map use them (cp.async.bulk.tensor's row); PTX ISA 9.5 allocation classes: .global_address with .alloc_small/.alloc_large/.alloc_same and the field-less .alloc_small/.alloc_large (the class kept in the map, read by tensormap.query.alloc_class_large)" [
         "tensormap.replace.tile.global_address.global.b1024.b64 [%rd1], %rd2",
         "tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%r1], 1, %r2",
         "tensormap.replace.tile.swizzle_mode.b1024.b32 [%rd1], 3",
-        "tensormap.replace.tile.swizzle_atomicity.shared::cta.b1024.b32 [%r1], 2"]
+        "tensormap.replace.tile.swizzle_atomicity.shared::cta.b1024.b32 [%r1], 2",
+        "tensormap.replace.tile.global_address.alloc_large.global.b1024.b64 [%rd1], %rd2",
+        "tensormap.replace.tile.global_address.alloc_same.shared::cta.b1024.b64 [%r1], %rd2",
+        "tensormap.replace.tile.alloc_small.b1024 [%rd1]"]
+    "tensormap.query.alloc_class_large" "9.7.9.26" "{.global, .shared::cta, .param, .const}.b1024 p, [map] (PTX ISA 9.5; the targets of tensormap.replace): whether the map's allocation class is large, as .alloc_large/.alloc_small last wrote it (encoded maps are small; docs/tensor-maps.md)" [
+        "tensormap.query.alloc_class_large.b1024 %p1, [%rd1]",
+        "tensormap.query.alloc_class_large.shared::cta.b1024 %p1, [sm]",
+        "tensormap.query.alloc_class_large.param.b1024 %p1, [cov_p]"]
     "createpolicy" "9.7.9.18" "range{.global}, fractional (a primary and at most one secondary .L2 eviction priority), cvt.L2: an opaque policy (0; a hint only)" [
         "createpolicy.fractional.L2::evict_last.b64 %rd2, 1.0",
         "createpolicy.range.global.L2::evict_last.L2::evict_unchanged.b64 %rd2, [%rd1], 1024, 4096",
@@ -317,6 +328,10 @@ pub const ISA: &[Instr] = isa! {
     "barrier.cluster" "9.7.13.3" "arrive{.release, .relaxed}{.aligned}, wait{.acquire}{.aligned}: all non-exited threads of the cluster's CTAs (co-resident); guarded forms; a deadlock is reported" [
         "barrier.cluster.arrive", "barrier.cluster.wait", "barrier.cluster.arrive.relaxed.aligned", "@%p1 barrier.cluster.arrive",
         "barrier.cluster.arrive.release", "barrier.cluster.wait.acquire.aligned"]
+    "fabric.submit" "cccl:fabric_submit" "{.op_restrict::fetching} (PTX ISA 9.3), .commit_group (9.5); sm_100 or higher: no effect (ptxjit issues no fabric operation and completes every memory operation when it executes; docs/isa-notes.md)" [
+        "fabric.submit", "fabric.submit.op_restrict::fetching", "fabric.submit.commit_group", "@%p1 fabric.submit"]
+    "fabric.wait" "cccl:fabric_submit" ".sync_restrict::reads {N} (PTX ISA 9.3, deprecated in 9.5), .sync_restrict::read N (9.5); sm_100 or higher: no effect, as fabric.submit" [
+        "fabric.wait.sync_restrict::reads", "fabric.wait.sync_restrict::read 0", "fabric.wait.sync_restrict::read 2"]
     "bar.warp.sync" "9.7.13.2" "waits for its membermask (lanes may arrive from different instructions)" ["bar.warp.sync -1"]
     "membar / fence" "9.7.13.4" "membar, fence; .acquire/.release .sync_restrict; .proxy.alias, .proxy.async{.global, .shared::cta, .shared::cluster} and .mbarrier_init.release.cluster, .proxy.tensormap::generic.{release,acquire}, .proxy.async::generic.{acquire,release}.sync_restrict (one proxy: plain fences); fence.alias.sync_restrict::read.release.sys (PTX ISA 9.5: a release fence, see isa-notes)" [
         "membar.gl", "fence.acq_rel.gpu", "fence.proxy.async", "fence.proxy.async.shared::cta",

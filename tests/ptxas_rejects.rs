@@ -700,6 +700,353 @@ fn ptx_isa_9_5_forms_are_checked_as_ptxas_checks_them() {
     }
 }
 
+/// The PTX ISA 9.3-9.5 fabric instructions, locality registers and tensor-map allocation
+/// classes as ptxas 13.5 checks them (its message in each row's comment); each row is refused
+/// at its line (7), and the accepted list below loads under the same header family.
+#[test]
+fn fabric_locality_and_alloc_class_forms_are_checked_as_ptxas_checks_them() {
+    let kernel = |version: &str, target: &str, inst: &str| {
+        format!(
+            ".version {version}\n.target {target}\n.address_size 64\n.visible .entry k()\n{{\n\
+             .reg .pred %p<3>; .reg .b16 %h<3>; .reg .b32 %r<3>; .reg .b64 %rd<3>;\n{inst};\nret;\n}}\n"
+        )
+    };
+    for (version, target, inst, words) in [
+        // "Feature 'fabric.submit' requires PTX ISA .version 9.3 or later".
+        ("9.2", "sm_100a", "fabric.submit", "requires PTX ISA 9.3"),
+        // "Feature 'fabric.submit.commit_group' requires PTX ISA .version 9.5 or later".
+        (
+            "9.4",
+            "sm_100a",
+            "fabric.submit.commit_group",
+            "requires PTX ISA 9.5",
+        ),
+        // "Feature '.sync_restrict::read' requires PTX ISA .version 9.5 or later".
+        (
+            "9.4",
+            "sm_100",
+            "fabric.wait.sync_restrict::read 0",
+            "requires PTX ISA 9.5",
+        ),
+        // "Feature 'fabric.submit' not supported on .target 'sm_90a'".
+        (
+            "9.5",
+            "sm_90a",
+            "fabric.submit",
+            "requires .target sm_100 or higher",
+        ),
+        // "Illegal modifier '.op_restrict::fetching' for instruction 'fabric.submit.commit_group'".
+        (
+            "9.5",
+            "sm_100",
+            "fabric.submit.commit_group.op_restrict::fetching",
+            "illegal modifier '.op_restrict::fetching'",
+        ),
+        // "Illegal modifier '.sync_restrict::read' for instruction 'fabric.submit'".
+        (
+            "9.5",
+            "sm_100",
+            "fabric.submit.sync_restrict::read",
+            "illegal modifier '.sync_restrict::read' for instruction 'fabric.submit'",
+        ),
+        // "Illegal modifier '' for instruction 'fabric.wait'".
+        ("9.5", "sm_100", "fabric.wait", "needs .sync_restrict::read N"),
+        // "Arguments mismatch for instruction 'fabric.wait'" (a register, or no operand).
+        (
+            "9.5",
+            "sm_100",
+            "fabric.wait.sync_restrict::read %r1",
+            "one integer immediate",
+        ),
+        (
+            "9.5",
+            "sm_100",
+            "fabric.wait.sync_restrict::read",
+            "one integer immediate",
+        ),
+        // "Arguments mismatch for instruction 'fabric.submit'".
+        ("9.5", "sm_100", "fabric.submit %r1", "expects 0 operands"),
+        // "Multiple .op_restrict::fetching modifiers specified".
+        (
+            "9.5",
+            "sm_100",
+            "fabric.submit.op_restrict::fetching.op_restrict::fetching",
+            "multiple .op_restrict::fetching",
+        ),
+        // "Feature '%locality_domain_id' requires PTX ISA .version 9.5 or later".
+        (
+            "9.4",
+            "sm_100",
+            "mov.u32 %r1, %locality_domain_id",
+            "requires PTX ISA 9.5",
+        ),
+        // "Feature '%locality_domain_supplemental_sm' requires .target sm_100 or higher".
+        (
+            "9.5",
+            "sm_90a",
+            "mov.u32 %r1, %locality_domain_supplemental_sm",
+            "requires .target sm_100 or higher",
+        ),
+        // "Arguments mismatch for instruction 'mov'".
+        (
+            "9.5",
+            "sm_100",
+            "mov.u64 %rd1, %locality_domain_id",
+            "has 32 bits",
+        ),
+        // "Feature 'tensormap.replace.alloc_large' requires PTX ISA .version 9.5 or later".
+        (
+            "9.4",
+            "sm_100a",
+            "tensormap.replace.tile.alloc_large.global.b1024 [%rd1]",
+            "requires PTX ISA 9.5",
+        ),
+        // "Instruction 'tensormap.replace.alloc_large' not supported on .target 'sm_100'".
+        (
+            "9.5",
+            "sm_100",
+            "tensormap.replace.tile.alloc_large.global.b1024 [%rd1]",
+            "requires .target sm_90a",
+        ),
+        // "Modifier '.alloc_same' requires modifier '.global_address'".
+        (
+            "9.5",
+            "sm_100a",
+            "tensormap.replace.tile.alloc_same.global.b1024 [%rd1]",
+            "'.alloc_same' requires modifier '.global_address'",
+        ),
+        // "Illegal modifier '.alloc_small' for instruction 'tensormap.replace'".
+        (
+            "9.5",
+            "sm_100a",
+            "tensormap.replace.tile.rank.alloc_small.global.b1024.b32 [%rd1], %r2",
+            "illegal modifier '.alloc_small'",
+        ),
+        // "Multiple .alloc_large modifiers specified".
+        (
+            "9.5",
+            "sm_100a",
+            "tensormap.replace.tile.global_address.alloc_small.alloc_large.global.b1024.b64 [%rd1], %rd2",
+            "multiple allocation classes",
+        ),
+        // "Arguments mismatch for instruction 'tensormap.replace'" (no new value without a field).
+        (
+            "9.5",
+            "sm_100a",
+            "tensormap.replace.tile.alloc_large.global.b1024.b64 [%rd1]",
+            "illegal modifier '.b64'",
+        ),
+        // "Instruction 'tensormap.query.alloc_class_large' not supported on .target 'sm_100'".
+        (
+            "9.5",
+            "sm_100",
+            "tensormap.query.alloc_class_large.b1024 %p1, [%rd1]",
+            "requires .target sm_90a",
+        ),
+        // ".b1024 modifier required for instruction 'tensormap.query.alloc_class_large'".
+        (
+            "9.5",
+            "sm_100a",
+            "tensormap.query.alloc_class_large %p1, [%rd1]",
+            ".b1024 modifier required",
+        ),
+        // "State space incorrect for instruction 'tensormap.query.alloc_class_large'".
+        (
+            "9.5",
+            "sm_100a",
+            "tensormap.query.alloc_class_large.local.b1024 %p1, [%rd1]",
+            "illegal modifier '.local'",
+        ),
+        // "Arguments mismatch for instruction 'tensormap.query.alloc_class_large'".
+        (
+            "9.5",
+            "sm_100a",
+            "tensormap.query.alloc_class_large.b1024 %r1, [%rd1]",
+            "produces pred",
+        ),
+        // "Feature 'multimem.st.async' requires PTX ISA .version 9.3 or later".
+        (
+            "9.2",
+            "sm_100",
+            "multimem.st.async.release.gpu.global.b32 [%rd1], %r1",
+            "requires PTX ISA 9.3",
+        ),
+        // "Feature 'multimem.red.async' requires .target sm_100 or higher".
+        (
+            "9.5",
+            "sm_90a",
+            "multimem.red.async.release.gpu.global.add.u32 [%rd1], %r1",
+            "requires .target sm_100 or higher",
+        ),
+        // ".release modifier required for instruction 'multimem.st.async'".
+        (
+            "9.5",
+            "sm_100",
+            "multimem.st.async.relaxed.gpu.global.b32 [%rd1], %r1",
+            ".release modifier required",
+        ),
+        // "Illegal modifier '.cta' for instruction 'multimem.st.async'".
+        (
+            "9.5",
+            "sm_100",
+            "multimem.st.async.release.cta.global.b32 [%rd1], %r1",
+            "illegal modifier '.cta'",
+        ),
+        // "Unexpected instruction types specified for 'multimem.red.async'".
+        (
+            "9.5",
+            "sm_100",
+            "multimem.red.async.release.gpu.global.add.f32 [%rd1], %r1",
+            "has no type .f32",
+        ),
+        // "Illegal reduction operation for instruction 'multimem.red.async'".
+        (
+            "9.5",
+            "sm_100",
+            "multimem.red.async.release.gpu.global.inc.u32 [%rd1], %r1",
+            "illegal",
+        ),
+        // "Illegal modifier '.async' for instruction 'multimem.ld_reduce'".
+        (
+            "9.5",
+            "sm_100",
+            "multimem.ld_reduce.async.relaxed.gpu.global.add.u32 %r1, [%rd1]",
+            "illegal modifier '.async'",
+        ),
+        // "Feature '.proxy::readonly' requires PTX ISA .version 9.4 or later".
+        (
+            "9.3",
+            "sm_90",
+            "ld.global.proxy::readonly.u32 %r1, [%rd1]",
+            "requires PTX ISA 9.4",
+        ),
+        // "Feature '.proxy::readonly' requires .target sm_90 or higher".
+        (
+            "9.5",
+            "sm_80",
+            "ld.global.proxy::readonly.u32 %r1, [%rd1]",
+            "requires .target sm_90 or higher",
+        ),
+        // "Modifier '.proxy::readonly' cannot be applied to '.shared' space for instruction 'ld'".
+        (
+            "9.5",
+            "sm_90",
+            "ld.shared.proxy::readonly.u32 %r1, [%rd1]",
+            "cannot be applied to the .shared space",
+        ),
+        // "Modifier '.proxy::readonly' cannot be combined with modifier '.relaxed'".
+        (
+            "9.5",
+            "sm_90",
+            "ld.global.relaxed.gpu.proxy::readonly.u32 %r1, [%rd1]",
+            "cannot be combined with modifier '.relaxed'",
+        ),
+        // "Modifier '.proxy::readonly' cannot be combined with modifier '.ca'".
+        (
+            "9.5",
+            "sm_90",
+            "ld.global.ca.proxy::readonly.u32 %r1, [%rd1]",
+            "cannot be combined with modifier '.ca'",
+        ),
+        // "Illegal modifier '.proxy::readonly' for instruction 'st'".
+        (
+            "9.5",
+            "sm_90",
+            "st.global.proxy::readonly.u32 [%rd1], %r1",
+            "illegal modifier '.proxy::readonly'",
+        ),
+        // "Illegal modifier '.proxy::readonly' for instruction 'ldu'".
+        (
+            "9.5",
+            "sm_90",
+            "ldu.global.proxy::readonly.u32 %r1, [%rd1]",
+            "illegal modifier '.proxy::readonly'",
+        ),
+        // "Arguments mismatch for instruction 'mov'" (a 32-bit address register).
+        (
+            "9.5",
+            "sm_100a",
+            "tensormap.query.alloc_class_large.shared::cta.b1024 %p1, [%r1]",
+            "must be a 64-bit register",
+        ),
+    ] {
+        match front_end(&kernel(version, target, inst), "k.ptx") {
+            Ok(_) => panic!("{inst}: loaded, but ptxas rejects it"),
+            Err(e) => {
+                let msg = e.to_string();
+                assert_eq!(e.kind(), "invalid", "{msg}");
+                assert!(msg.contains("k.ptx:7:"), "{msg}");
+                assert!(msg.contains(words), "{msg} (wanted {words:?})");
+            }
+        }
+    }
+    for (version, target, inst) in [
+        ("9.3", "sm_100", "fabric.submit"),
+        ("9.3", "sm_120", "fabric.submit.op_restrict::fetching"),
+        ("9.3", "sm_100", "fabric.wait.sync_restrict::reads"),
+        ("9.5", "sm_100", "fabric.wait.sync_restrict::reads 3"),
+        ("9.5", "sm_100f", "fabric.submit.commit_group"),
+        ("9.5", "sm_100", "fabric.wait.sync_restrict::read -1"),
+        ("9.5", "sm_100", "@%p1 fabric.submit"),
+        ("9.5", "sm_100", "mov.b32 %r1, %locality_domain_id"),
+        (
+            "9.4",
+            "sm_90",
+            "ld.global.nc.proxy::readonly.u32 %r1, [%rd1]",
+        ),
+        (
+            "9.5",
+            "sm_120",
+            "ld.proxy::readonly.v2.u32 {%r1, %r2}, [%rd1]",
+        ),
+        (
+            "9.3",
+            "sm_100",
+            "multimem.st.async.release.sys.global.s64 [%rd1], %rd2",
+        ),
+        (
+            "9.5",
+            "sm_120",
+            "multimem.red.async.release.gpu.add.s32 [%rd1], %r1",
+        ),
+        (
+            "9.5",
+            "sm_120",
+            "mov.s32 %r1, %locality_domain_supplemental_sm",
+        ),
+        ("9.5", "sm_100", "cvt.u64.u32 %rd1, %locality_domain_id"),
+        (
+            "9.5",
+            "sm_90a",
+            "tensormap.replace.tile.global_address.alloc_small.global.b1024.b64 [%rd1], %rd2",
+        ),
+        (
+            "9.5",
+            "sm_120f",
+            "tensormap.replace.tile.alloc_large.shared::cta.b1024 [%r1]",
+        ),
+        (
+            "9.5",
+            "sm_100a",
+            "tensormap.replace.tile.global_address.alloc_same.b1024.b64 [%rd1], %rd2",
+        ),
+        (
+            "9.5",
+            "sm_90a",
+            "tensormap.query.alloc_class_large.param.b1024 %p1, [%rd1]",
+        ),
+        (
+            "9.5",
+            "sm_103f",
+            "tensormap.query.alloc_class_large.const.b1024 %p1, [%rd1]",
+        ),
+    ] {
+        if let Err(e) = front_end(&kernel(version, target, inst), "k.ptx") {
+            panic!("{inst}: {e}");
+        }
+    }
+}
+
 /// A `(version, target)` header.
 type Header<'a> = (&'a str, &'a str);
 /// One row of `target_and_version_gates_follow_ptxas`.

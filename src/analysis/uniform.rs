@@ -426,6 +426,8 @@ pub fn cta_uniform_sreg(r: SReg) -> bool {
         | SReg::Pm(_)
         | SReg::Pm64(_)
         | SReg::CurrentGraphExec
+        | SReg::LocalityDomainId
+        | SReg::LocalityDomainSupplementalSm
         | SReg::ClusterIdX
         | SReg::ClusterIdY
         | SReg::ClusterIdZ

@@ -359,6 +359,13 @@ pub enum SReg {
     /// as part of, 0 when none. ptxjit launches no device graphs (a graph launched from the
     /// host is not one), so it reads 0.
     CurrentGraphExec,
+    /// `%locality_domain_id` (PTX ISA 9.5, sm_100 or higher): the locality domain (the group
+    /// of SMs and device memory a GPU such as Rubin is split into) of the SM the thread runs
+    /// on. ptxjit models a one-domain device, so it reads 0 (docs/isa-notes.md).
+    LocalityDomainId,
+    /// `%locality_domain_supplemental_sm` (PTX ISA 9.5, sm_100 or higher): read as 0, as on a
+    /// device whose SMs all belong to its one locality domain (docs/isa-notes.md).
+    LocalityDomainSupplementalSm,
 }
 
 /// The names of `%pm0`–`%pm7`.
@@ -476,6 +483,8 @@ impl SReg {
             SReg::ClusterNctaRank => "%cluster_nctarank",
             SReg::IsExplicitCluster => "%is_explicit_cluster",
             SReg::CurrentGraphExec => "%current_graph_exec",
+            SReg::LocalityDomainId => "%locality_domain_id",
+            SReg::LocalityDomainSupplementalSm => "%locality_domain_supplemental_sm",
         }
     }
 

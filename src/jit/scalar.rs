@@ -444,6 +444,8 @@ impl Gen<'_, '_> {
             // The performance-monitoring counters read 0 (`CtaEnv::sreg`).
             Pm(_) => self.b.ins().iconst(types::I32, 0),
             Pm64(_) => self.b.ins().iconst(types::I64, 0),
+            // One locality domain, holding every SM (`CtaEnv::sreg`).
+            LocalityDomainId | LocalityDomainSupplementalSm => self.b.ins().iconst(types::I32, 0),
             // %envreg1/2 (the grid workspace's halves) are read once per grid sync: through
             // `CtaEnv::sreg`, their one definition.
             EnvReg(1 | 2) | Clock | ClockHi | Clock64 | GlobalTimer | GlobalTimerLo

@@ -375,6 +375,8 @@ fn sreg(name: &str, comp: Option<char>) -> Option<SReg> {
         ("%cluster_nctarank", None) => SReg::ClusterNctaRank,
         ("%is_explicit_cluster", None) => SReg::IsExplicitCluster,
         ("%current_graph_exec", None) => SReg::CurrentGraphExec,
+        ("%locality_domain_id", None) => SReg::LocalityDomainId,
+        ("%locality_domain_supplemental_sm", None) => SReg::LocalityDomainSupplementalSm,
         (n, None) if n.starts_with("%envreg") => SReg::EnvReg(envreg(n)?),
         (n, None) => pm(n)?,
         _ => return None,
@@ -416,6 +418,9 @@ fn sreg_needs(r: SReg) -> table::Needs {
         | SReg::ClusterNctaRank
         | SReg::IsExplicitCluster => needs(7, 8, Min::Sm(90)),
         SReg::CurrentGraphExec => needs(8, 0, Min::Any),
+        // ptxas 13.5: "Feature '%locality_domain_id' requires PTX ISA .version 9.5 or later",
+        // "... requires .target sm_100 or higher".
+        SReg::LocalityDomainId | SReg::LocalityDomainSupplementalSm => needs(9, 5, Min::Sm(100)),
         SReg::AggrSmemSize => needs(8, 1, Min::Sm(90)),
         SReg::TidX
         | SReg::TidY

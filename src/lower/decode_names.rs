@@ -234,6 +234,13 @@ const MODIFIERS: &[&[&str]] = &[
         // `fence.alias.sync_restrict::read.release.sys`.
         "sync_restrict::proxy::async",
         "sync_restrict::read",
+        // PTX ISA 9.3/9.5 `fabric.submit{.op_restrict::fetching|.commit_group}`,
+        // `fabric.wait.sync_restrict::reads` (deprecated in 9.5 for `::read N`).
+        "submit",
+        "op_restrict::fetching",
+        "sync_restrict::reads",
+        // PTX ISA 9.4 `ld{.global}.proxy::readonly`.
+        "proxy::readonly",
         "mask",
     ],
     // prmt modes (§9.7.8.7).
@@ -304,6 +311,13 @@ const MODIFIERS: &[&[&str]] = &[
         "tensormap",
         "cp_fenceproxy",
         "replace",
+        // PTX ISA 9.5 `tensormap.replace` allocation classes and
+        // `tensormap.query.alloc_class_large`.
+        "alloc_small",
+        "alloc_large",
+        "alloc_same",
+        "query",
+        "alloc_class_large",
     ],
     TENSORMAP_FIELDS,
     // Matrix instructions (§9.7.14 to §9.7.16).

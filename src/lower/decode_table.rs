@@ -910,6 +910,14 @@ pub(super) static ROWS: &[Row] = &[
                 (6, 0),
                 Sm(70),
             ),
+            // ptxas 13.5: "Feature '.proxy::readonly' requires .target sm_90 or higher",
+            // "... requires PTX ISA .version 9.4 or later".
+            form(
+                "ld.proxy::readonly",
+                Mods(&[&["proxy::readonly"]]),
+                (9, 4),
+                Sm(90),
+            ),
         ])
         .mods(&[
             "L1::evict_first",
@@ -936,6 +944,7 @@ pub(super) static ROWS: &[Row] = &[
             "param",
             "param::entry",
             "param::func",
+            "proxy::readonly",
             "shared",
             "shared::cluster",
             "shared::cta",
@@ -1838,6 +1847,34 @@ pub(super) static ROWS: &[Row] = &[
     )
     .since((8, 0), SETMAXNREG)
     .mods(&["aligned", "dec", "inc", "sync"]),
+    // The fabric instructions (PTX ISA 9.3 and 9.5; the stored PTX ISA 9.1 text has no
+    // section for them: see [`FABRIC`]).
+    row("fabric", Any, FABRIC, G(fabric))
+        .since((9, 3), Sm(100))
+        .forms(&[
+            // ptxas 13.5: "Feature 'fabric.submit.commit_group' requires PTX ISA .version 9.5
+            // or later", "Feature '.sync_restrict::read' requires PTX ISA .version 9.5".
+            form(
+                "fabric.submit.commit_group",
+                Mods(&[&["commit_group"]]),
+                (9, 5),
+                Sm(100),
+            ),
+            form(
+                "fabric.wait.sync_restrict::read",
+                Mods(&[&["sync_restrict::read"]]),
+                (9, 5),
+                Sm(100),
+            ),
+        ])
+        .mods(&[
+            "commit_group",
+            "op_restrict::fetching",
+            "submit",
+            "sync_restrict::read",
+            "sync_restrict::reads",
+            "wait",
+        ]),
     // ---- Opcodes of several chapters decoded in files of their own. ----
     // `mapa` (§9.7.9.23), `getctarank` (§9.7.9.24) in `decode_cluster.rs`; `multimem.*`
     // (§9.7.9.14), `applypriority` (§9.7.9.16), `discard` (§9.7.9.17) in `decode_memops.rs`;
@@ -1896,6 +1933,14 @@ pub(super) static ROWS: &[Row] = &[
                 "multimem.cp.async.bulk .cp_mask",
                 Mods(&[&["cp"], &["cp_mask"]]),
                 (9, 1),
+                Sm(100),
+            ),
+            // ptxas 13.5: "Feature 'multimem.st.async' requires PTX ISA .version 9.3 or
+            // later", "... requires .target sm_100 or higher".
+            form(
+                "multimem.st.async/multimem.red.async",
+                Mods(&[&["async"], &["st", "red"]]),
+                (9, 3),
                 Sm(100),
             ),
         ])
@@ -1984,9 +2029,28 @@ pub(super) static ROWS: &[Row] = &[
                 (8, 8),
                 SWIZZLE_96B,
             ),
+            // PTX ISA 9.5 (ptxas 13.5: "Feature 'tensormap.replace.alloc_large' requires PTX
+            // ISA .version 9.5 or later", "Instruction 'tensormap.query.alloc_class_large' not
+            // supported on .target 'sm_100'"): the targets of tensormap.replace.
+            form(
+                "tensormap.replace with .alloc_small/.alloc_large/.alloc_same",
+                Mods(&[&["replace"], &["alloc_small", "alloc_large", "alloc_same"]]),
+                (9, 5),
+                TENSORMAP_REPLACE,
+            ),
+            form(
+                "tensormap.query.alloc_class_large",
+                Mods(&[&["query"]]),
+                (9, 5),
+                TENSORMAP_REPLACE,
+            ),
         ])
         .mods(&[
             "aligned",
+            "alloc_class_large",
+            "alloc_large",
+            "alloc_same",
+            "alloc_small",
             "const",
             "cp_fenceproxy",
             "global",
@@ -1994,6 +2058,7 @@ pub(super) static ROWS: &[Row] = &[
             "param",
             "param::entry",
             "param::func",
+            "query",
             "replace",
             "shared",
             "shared::cluster",
@@ -2392,6 +2457,81 @@ fn nanosleep(b: &mut Builder, cx: &Cx, _: Option<(Var, bool)>) -> R {
     Ok(())
 }
 
+/// Where the `fabric` instructions are defined: PTX ISA 9.3 added them (`fabric.submit`,
+/// `fabric.submit.op_restrict::fetching`, `fabric.wait.sync_restrict::reads`) and 9.5
+/// (`fabric.submit.commit_group`, `fabric.wait.sync_restrict::read N`) after the PTX ISA 9.1
+/// text the section numbers follow, so the row names the CCCL `cuda::ptx` page that lists
+/// their forms ("PTX ISA 93, SM_100") in place of a section number.
+pub(super) const FABRIC: &str = "cccl:fabric_submit";
+
+/// `fabric.submit{.op_restrict::fetching}`, `fabric.submit.commit_group`,
+/// `fabric.wait.sync_restrict::reads {N}` and `fabric.wait.sync_restrict::read N`: a submit
+/// and its wait order the fabric operations a thread issued before them. ptxjit issues none
+/// (it decodes no `fabric.try_*` operation) and completes every memory operation when it
+/// executes, so both have no effect here (docs/isa-notes.md). The forms are checked as
+/// ptxas 13.5 checks them: `.submit` takes `.op_restrict::fetching` or `.commit_group` (not
+/// both) and no operand; `.wait` takes one `.sync_restrict` and, for `::read`, one integer
+/// immediate (optional for the older `::reads`).
+fn fabric(_: &mut Builder, cx: &Cx, _: Option<(Var, bool)>) -> R {
+    let illegal = |m: &str, of: &str| {
+        cx.bad(&format!(
+            "illegal modifier '.{m}' for instruction 'fabric.{of}'"
+        ))
+    };
+    let rest = cx.mods.get(1..).unwrap_or_default();
+    for (k, m) in rest.iter().enumerate() {
+        if rest[..k].contains(m) {
+            return Err(cx.bad(&format!("multiple .{m} modifiers")));
+        }
+    }
+    let imm = |k: usize| {
+        matches!(
+            cx.inst.operands.get(k),
+            Some(Operand::Imm(Literal::Int { .. }, _))
+        )
+    };
+    match cx.mods.first().copied() {
+        Some("submit") => {
+            if let Some(m) = rest
+                .iter()
+                .find(|m| !matches!(**m, "op_restrict::fetching" | "commit_group"))
+            {
+                return Err(illegal(m, "submit"));
+            }
+            if rest.len() > 1 {
+                return Err(illegal("op_restrict::fetching", "submit.commit_group"));
+            }
+            cx.expect_operands(0)
+        }
+        Some("wait") => {
+            if let Some(m) = rest
+                .iter()
+                .find(|m| !matches!(**m, "sync_restrict::read" | "sync_restrict::reads"))
+            {
+                return Err(illegal(m, "wait"));
+            }
+            let (read, reads) = (
+                cx.has("sync_restrict::read"),
+                cx.has("sync_restrict::reads"),
+            );
+            let n = cx.inst.operands.len();
+            match (read, reads) {
+                (true, false) if n == 1 && imm(0) => Ok(()),
+                (false, true) if n == 0 || (n == 1 && imm(0)) => Ok(()),
+                (false, false) => Err(cx.bad(
+                    "fabric.wait needs .sync_restrict::read N (or the older .sync_restrict::reads)",
+                )),
+                (true, true) => Err(cx.bad("multiple .sync_restrict modifiers")),
+                _ => Err(cx.bad(
+                    "fabric.wait takes one integer immediate operand (optional with \
+                     .sync_restrict::reads)",
+                )),
+            }
+        }
+        _ => Err(cx.bad("fabric needs .submit or .wait")),
+    }
+}
+
 /// The row that decodes `cx`'s instruction, or the error: not a PTX instruction, or an opcode
 /// without a form of the instruction's family.
 pub(super) fn lookup(cx: &Cx) -> Result<&'static Row, LowerError> {
@@ -2719,6 +2859,9 @@ mod tests {
         let forms = FORM_SECTIONS.iter().copied();
         for (op, section) in ROWS.iter().map(|r| (r.op, r.section)).chain(forms) {
             let parts: Vec<&str> = section.split('.').collect();
+            if section == FABRIC {
+                continue;
+            }
             assert!(
                 section.starts_with("9.7.")
                     && parts.len() >= 3

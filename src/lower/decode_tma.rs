@@ -87,7 +87,8 @@ pub(super) fn tensormap(b: &mut Builder, cx: &mut Cx) -> R {
     match cx.mods.first().copied() {
         Some("replace") => replace(b, cx),
         Some("cp_fenceproxy") => cp_fenceproxy(b, cx),
-        _ => Err(cx.bad("expects .replace or .cp_fenceproxy")),
+        Some("query") => query_alloc_class(b, cx),
+        _ => Err(cx.bad("expects .replace, .query or .cp_fenceproxy")),
     }
 }
 
@@ -566,13 +567,24 @@ fn prefetch(b: &mut Builder, cx: &mut Cx) -> R {
 
 fn replace(b: &mut Builder, cx: &mut Cx) -> R {
     let names = TmapField::ALL.map(TmapField::name);
+    let class = alloc_class(cx)?;
+    if let Some(class) = class.filter(|_| !names.iter().any(|f| cx.has(f))) {
+        return replace_alloc_class(b, cx, class);
+    }
     let field = TmapField::ALL[cx.one_index(&names, "field")?];
     let ty = if field.is_64() { "b64" } else { "b32" };
-    only(
-        cx,
-        1,
-        &["tile", field.name(), "global", "shared::cta", "b1024", ty],
-    )?;
+    let mut allowed = vec!["tile", field.name(), "global", "shared::cta", "b1024", ty];
+    if let Some(c) = class {
+        if field != TmapField::GlobalAddress {
+            // ptxas 13.5: "Illegal modifier '.alloc_small' for instruction 'tensormap.replace'".
+            return Err(cx.bad(&format!(
+                "illegal modifier '.{c}' for instruction 'tensormap.replace' (an allocation \
+                 class goes with .global_address or with no field)"
+            )));
+        }
+        allowed.push(c);
+    }
+    only(cx, 1, &allowed)?;
     if !(cx.has("tile") && cx.has("b1024") && cx.has(ty)) {
         return Err(cx.bad(&format!("needs .tile, .b1024 and .{ty}")));
     }
@@ -623,6 +635,9 @@ fn replace(b: &mut Builder, cx: &mut Cx) -> R {
     let v = b.src(cx, vi, if field.is_64() { Type::I64 } else { Type::I32 })?;
     let v = b.coerce(cx, v, Type::I64, Some(Sign::Unsigned), cx.inst.span)?;
     emit(b, cx, TensorOp::Replace { field, space }, vec![a, ord, v]);
+    if let Some(c) = class {
+        store_alloc_class(b, cx, a, space, c);
+    }
     Ok(())
 }
 
@@ -743,4 +758,147 @@ fn fence(b: &mut Builder, cx: &mut Cx) -> R {
             "fence.proxy.tensormap::generic.acquire takes a size of 128".to_string(),
         )),
     }
+}
+
+/// The byte offset in ptxjit's tensor map of its allocation class, a 32-bit word
+/// (docs/tensor-maps.md): 0 small, which `cuTensorMapEncodeTiled` and the other encoders
+/// write (bytes 20..24 are 0 in their maps), 1 large.
+const ALLOC_CLASS_AT: u64 = 20;
+
+/// The allocation classes of `tensormap.replace` (PTX ISA 9.5).
+const ALLOC_CLASSES: [&str; 3] = ["alloc_small", "alloc_large", "alloc_same"];
+
+/// The allocation-class modifier of a `tensormap.replace`, if it has one (two are an error,
+/// as ptxas 13.5 reports them: "Multiple .alloc_large modifiers specified").
+fn alloc_class(cx: &Cx) -> Result<Option<&'static str>, LowerError> {
+    let mut found = ALLOC_CLASSES.into_iter().filter(|c| cx.has(c));
+    let first = found.next();
+    if let Some(second) = found.next() {
+        return Err(cx.bad(&format!("multiple allocation classes (.{second})")));
+    }
+    Ok(first)
+}
+
+/// `tensormap.replace.tile.{alloc_small,alloc_large}{.global,.shared::cta}.b1024 [addr]`
+/// (PTX ISA 9.5, the form without a field): sets the tensor map's allocation class.
+/// `.alloc_same` keeps the class of the map's current address, so it needs the new address
+/// (ptxas 13.5: "Modifier '.alloc_same' requires modifier '.global_address'").
+fn replace_alloc_class(b: &mut Builder, cx: &mut Cx, class: &str) -> R {
+    if class == "alloc_same" {
+        return Err(cx.bad(
+            "modifier '.alloc_same' requires modifier '.global_address' (it keeps the class \
+             of the map's address across a new address)",
+        ));
+    }
+    only(cx, 1, &["tile", class, "global", "shared::cta", "b1024"])?;
+    if !(cx.has("tile") && cx.has("b1024")) {
+        return Err(cx.bad("needs .tile and .b1024"));
+    }
+    let space = if cx.has("shared::cta") {
+        Space::Shared
+    } else if cx.has("global") {
+        Space::Global
+    } else {
+        Space::Generic
+    };
+    cx.expect_operands(1)?;
+    let a = b.address(cx, 0, space)?;
+    let a = b.coerce(cx, a, Type::I64, Some(Sign::Unsigned), cx.inst.span)?;
+    store_alloc_class(b, cx, a, space, class);
+    Ok(())
+}
+
+/// Writes allocation class `class` into the tensor map at `a` (in `space`): 1 for
+/// `.alloc_large`, 0 for `.alloc_small`; `.alloc_same` keeps the word.
+fn store_alloc_class(b: &mut Builder, cx: &Cx, a: u32, space: Space, class: &str) {
+    let value = match class {
+        "alloc_large" => 1,
+        "alloc_small" => 0,
+        _ => return,
+    };
+    let off = b.konst(cx, Type::I64, ALLOC_CLASS_AT);
+    let at = b.emit1(Op::IAdd {}, vec![a, off], Type::I64, cx.loc, &cx.ptx);
+    let v = b.konst(cx, Type::I32, value);
+    b.emit(
+        Op::Store { space, align: 4 },
+        vec![at, v],
+        vec![],
+        cx.loc,
+        &cx.ptx,
+    );
+}
+
+/// `tensormap.query.alloc_class_large{.space}.b1024 p, [addr]` (PTX ISA 9.5; `.space` one of
+/// `.global`, `.shared::cta`, `.param{::entry}`, `.const`, or none for a generic address, as
+/// ptxas 13.5 takes them): `p` is whether the tensor map at `addr` has the large allocation
+/// class (what `tensormap.replace` with `.alloc_large` last wrote; a map from the encoders is
+/// small).
+fn query_alloc_class(b: &mut Builder, cx: &mut Cx) -> R {
+    if cx.mods.get(1) != Some(&"alloc_class_large") {
+        return Err(cx.bad("tensormap.query needs .alloc_class_large"));
+    }
+    only(
+        cx,
+        2,
+        &[
+            "global",
+            "shared::cta",
+            "param",
+            "param::entry",
+            "const",
+            "b1024",
+        ],
+    )?;
+    if !cx.has("b1024") {
+        return Err(cx.bad(".b1024 modifier required"));
+    }
+    let spaces = ["global", "shared::cta", "param", "param::entry", "const"];
+    if spaces.iter().filter(|s| cx.has(s)).count() > 1 {
+        return Err(cx.bad("more than one state space"));
+    }
+    let space = if cx.has("global") {
+        Space::Global
+    } else if cx.has("shared::cta") {
+        Space::Shared
+    } else if cx.has("param") || cx.has("param::entry") {
+        Space::Param
+    } else if cx.has("const") {
+        Space::Const
+    } else {
+        Space::Generic
+    };
+    cx.expect_operands(2)?;
+    if let Operand::Address {
+        base: Some(name), ..
+    } = cx.opnd(1)?
+    {
+        // ptxas 13.5 takes a 64-bit address register only, in every state space ("Arguments
+        // mismatch for instruction 'mov'" for `[%r1]`, where `tensormap.replace` takes one).
+        if b.reg(&name.name).is_some() && b.vars[b.reg_var(cx, name)? as usize].bits() != 64 {
+            return Err(LowerError::new(
+                name.span,
+                format!(
+                    "the tensor map address '{}' of '{}' must be a 64-bit register",
+                    name.name, cx.ptx
+                ),
+            ));
+        }
+    }
+    let a = b.address(cx, 1, space)?;
+    let a = b.coerce(cx, a, Type::I64, Some(Sign::Unsigned), cx.inst.span)?;
+    let off = b.konst(cx, Type::I64, ALLOC_CLASS_AT);
+    let at = b.emit1(Op::IAdd {}, vec![a, off], Type::I64, cx.loc, &cx.ptx);
+    let w = b.emit1(
+        Op::Load { space, align: 4 },
+        vec![at],
+        Type::I32,
+        cx.loc,
+        &cx.ptx,
+    );
+    let zero = b.konst(cx, Type::I32, 0);
+    let large = icmp(b, cx, ICmp::Ne, w, zero);
+    if let Some(d) = b.dst(cx, 0, Type::Pred)? {
+        b.copy(d, large, cx.loc, &cx.ptx);
+    }
+    Ok(())
 }

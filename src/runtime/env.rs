@@ -768,6 +768,8 @@ impl CtaEnv {
             ReservedSmemOffset0 => RESERVED_SMEM_OFFSET_0,
             ReservedSmemOffset1 => RESERVED_SMEM_OFFSET_1,
             Pm(_) | Pm64(_) | CurrentGraphExec => 0,
+            // One locality domain, holding every SM (docs/isa-notes.md).
+            LocalityDomainId | LocalityDomainSupplementalSm => 0,
             ClusterIdX => (self.ctaid[0] / self.cluster_dims[0].max(1)) as u64,
             ClusterIdY => (self.ctaid[1] / self.cluster_dims[1].max(1)) as u64,
             ClusterIdZ => (self.ctaid[2] / self.cluster_dims[2].max(1)) as u64,

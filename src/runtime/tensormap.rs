@@ -21,7 +21,7 @@
 //! | 17      | OOB fill: 0 zeros, 1 NaN (`NAN_REQUEST_ZERO_FMA`) |
 //! | 18      | mode: 0 tiled, 1 im2col, 2 im2col-wide W, 3 im2col-wide W128 |
 //! | 19      | swizzle atomicity (128B swizzle only): 0 16B, 1 32B, 2 32B with 8B flip, 3 64B |
-//! | 20–23   | 0 |
+//! | 20–23   | allocation class (PTX ISA 9.5 `tensormap.replace` `.alloc_small` 0, `.alloc_large` 1; `decode_tma.rs`): 0 here |
 //! | 24–43   | global dims − 1, u32 × 5 (dim 0 innermost) |
 //! | 44–47   | 0 |
 //! | 48–79   | global strides in bytes of dims 1..=4, u64 × 4 |

@@ -5,7 +5,8 @@
 //! `prefetchu` (§9.7.9.15) on the input buffer, `nanosleep` (§9.7.19.2) of a few nanoseconds
 //! and `pmevent` (§9.7.19.3), `brkpt` (§9.7.19.1: ptxjit has no debugger to suspend for) and
 //! (`sm_90`) `griddepcontrol` (§9.7.13.12: a case is one launch, so there is no prerequisite
-//! grid to wait for and no dependent one to launch). `discard` (§9.7.9.17) leaves "unstable indeterminate values",
+//! grid to wait for and no dependent one to launch), and (`sm_100`, with `brkpt`) the
+//! `fabric` submits and waits, which have nothing to order here. `discard` (§9.7.9.17) leaves "unstable indeterminate values",
 //! so it runs only on the first 128 bytes of the thread's own `out` region, which the same
 //! statement then overwrites whole. The policy stays in a scratch register (its bits are the
 //! implementation's). `applypriority` and `discard` addresses are 128-byte aligned (the
@@ -18,7 +19,24 @@ impl Gen<'_> {
     pub(super) fn hint(&mut self) -> Stmt {
         let mut lines = Vec::new();
         match self.rng.below(9) {
-            7 => lines.push("brkpt;".to_string()),
+            7 => {
+                lines.push("brkpt;".to_string());
+                if self.sm100 {
+                    // The fabric submits and waits (PTX ISA 9.3/9.5, sm_100): no effect, as
+                    // ptxjit issues no fabric operation; the kernel then says `.version 9.5`.
+                    // No draw, so the other kernels' streams stay as they were.
+                    lines.extend(
+                        [
+                            "fabric.submit;",
+                            "fabric.submit.op_restrict::fetching;",
+                            "fabric.submit.commit_group;",
+                            "fabric.wait.sync_restrict::reads;",
+                            "fabric.wait.sync_restrict::read 0;",
+                        ]
+                        .map(String::from),
+                    );
+                }
+            }
             8 if self.sm90 => lines.push(
                 self.rng
                     .pick(&["griddepcontrol.wait;", "griddepcontrol.launch_dependents;"])
