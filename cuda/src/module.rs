@@ -370,7 +370,16 @@ fn device_ptx(
                 .filter(|n| !n.is_empty() && !n.contains(char::is_control))
                 .map(|n| format!(" of {n}"))
                 .unwrap_or_default();
-            Ok(Ok((format!("{name} ({}{of})", entry.describe()), ptx)))
+            // PTX for a newer architecture standing in for the SASS a GPU would run
+            // (CuPy's CUB kernels): the name says so, for reports.
+            let instead = fatbin
+                .stand_in_for(cc)
+                .map(|sass| format!(" in place of {}", sass.describe()))
+                .unwrap_or_default();
+            Ok(Ok((
+                format!("{name} ({}{instead}{of})", entry.describe()),
+                ptx,
+            )))
         }
         // select_ptx reads no entry's data: every error of its own says what is missing.
         Err(e @ (ImageError::Sass(_) | ImageError::NoPtxForDevice(_) | ImageError::Invalid(_))) => {
