@@ -162,14 +162,23 @@ unsafe fn read_image(p: *const c_void, name: &str) -> Result<Vec<(String, String
 /// start of their file names: (prefix, the library, why). Their failure is the library's own
 /// status code (cuBLAS: `CUBLAS_STATUS_INTERNAL_ERROR` from `cublasCreate`), which names
 /// nothing missing, so ptxjit says it on stderr.
-const LIBRARIES_THAT_CANNOT_RUN: [(&str, &str, &str); 1] = [(
-    // libcublas.so.12 and libcublasLt.so.12
-    "libcublas",
-    "cuBLAS",
-    "its matrix kernels (in libcublasLt) are SASS alone, machine code for GPUs, and ptxjit \
+const LIBRARIES_THAT_CANNOT_RUN: [(&str, &str, &str); 2] = [
+    (
+        // libcublas.so.12 and libcublasLt.so.12
+        "libcublas",
+        "cuBLAS",
+        "its matrix kernels (in libcublasLt) are SASS alone, machine code for GPUs, and ptxjit \
      runs PTX: cuBLAS calls fail (cublasCreate with CUBLAS_STATUS_INTERNAL_ERROR), and so do \
      the libraries built on it (cuSOLVER; CuPy's dot, matmul and linalg)",
-)];
+    ),
+    (
+        // libcufft.so.11
+        "libcufft",
+        "cuFFT",
+        "most of its FFT kernels are SASS alone, machine code for GPUs, and ptxjit runs PTX: \
+     cuFFT plans fail (CuPy's cp.fft with CUFFT_INTERNAL_ERROR)",
+    ),
+];
 
 /// The line ptxjit prints when the loaded object at `path` loads a module and is one of
 /// [`LIBRARIES_THAT_CANNOT_RUN`]: `ptxjit: cuBLAS (libcublas.so.12) does not run on ptxjit: …`.

@@ -648,6 +648,12 @@ fn libraries_that_cannot_run_are_named() {
         assert!(note.contains("SASS alone"), "{note}");
         assert!(note.contains("CUBLAS_STATUS_INTERNAL_ERROR"), "{note}");
     }
+    let fft =
+        cuda::module::cannot_run_note("/venv/nvidia/cufft/lib/libcufft.so.11").expect("cuFFT");
+    assert!(
+        fft.starts_with("ptxjit: cuFFT (libcufft.so.11) does not run on ptxjit: "),
+        "{fft}"
+    );
     for other in [
         "/venv/lib/python3.11/site-packages/cupy_backends/cuda/api/runtime.cpython-311-x86_64-linux-gnu.so",
         "/usr/bin/python3.11",
