@@ -896,6 +896,28 @@ fn exec_keeps_the_users_engine_unless_told() {
 }
 
 #[test]
+fn exec_has_cupy_compile_ptx_unless_the_user_says_otherwise() {
+    let d = scratch("exec-cupy");
+    std::fs::write(d.join("libcuda.so.1"), b"").expect("write stand-in");
+    let lib = d.to_str().expect("utf-8 path");
+    let run = |user: Option<&str>| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_ptxjit"));
+        c.args(["exec", "--lib-dir", lib, "--", "env"]);
+        match user {
+            Some(v) => c.env("CUPY_COMPILE_WITH_PTX", v),
+            None => c.env_remove("CUPY_COMPILE_WITH_PTX"),
+        };
+        let o = c.output().expect("run ptxjit exec");
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        text(&o.stdout)
+    };
+    assert!(run(None).contains("\nCUPY_COMPILE_WITH_PTX=1\n"));
+    let kept = run(Some("0"));
+    assert!(kept.contains("\nCUPY_COMPILE_WITH_PTX=0\n"), "{kept}");
+    assert!(!kept.contains("CUPY_COMPILE_WITH_PTX=1"), "{kept}");
+}
+
+#[test]
 fn exec_rejects_a_compute_capability_that_is_not_major_minor() {
     let d = scratch("exec-cc");
     std::fs::write(d.join("libcuda.so.1"), b"").expect("write stand-in");

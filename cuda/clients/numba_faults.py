@@ -134,6 +134,36 @@ except Exception as e:
 """
 
 
+DYNAMIC_SHARED = """
+import numpy as np
+from numba import cuda, float32
+from cuda.bindings import driver
+
+@cuda.jit
+def reverse(out):
+    s = cuda.shared.array(0, dtype=float32)
+    i = cuda.threadIdx.x
+    s[i] = i
+    cuda.syncthreads()
+    out[i] = s[cuda.blockDim.x - 1 - i]
+
+out = cuda.device_array(32, dtype=np.float32)
+try:
+    reverse[1, 32, 0, 64 * 1024](out)
+    print("NO ERROR")
+except Exception as e:
+    print("REFUSED", e)
+# What the refusal tells a numba user to do.
+kernel = reverse
+attr = driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+(err,) = driver.cuKernelSetAttribute(
+    attr, 64 * 1024, kernel.overloads[kernel.signatures[0]]._codelibrary.get_cufunc().handle, 0)
+print("SET", err.name)
+reverse[1, 32, 0, 64 * 1024](out)
+print("RAN", out.copy_to_host().astype(int).tolist() == list(range(31, -1, -1)))
+"""
+
+
 def child(code, *args):
     """Runs `code` as a script file (so numba's line info names a real file) in a child."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -159,6 +189,12 @@ def out_of_bounds_store_is_illegal_address_with_a_report():
     assert "LAUNCHED" in r.stdout.splitlines(), r.stdout[-2000:]
     assert "fault in kernel" in r.stderr and "out of bounds" in r.stderr and "store of 4 bytes" in r.stderr, r.stderr[-2000:]
     assert "CTA (0,0,0) thread (1,0,0)" in r.stderr, r.stderr[-2000:]
+    # The kernel by its Python name, numba's mangled name once; no neighbour that is numba's
+    # environment object (`_ZN08NumbaEnv…`, a module variable each function has).
+    report = [l for l in r.stderr.splitlines() if "fault in kernel" in l][0]
+    assert "fault in kernel '__main__.scatter' (_ZN8__main__7scatterB2v1" in report, report
+    assert report.count("_ZN8__main__7scatter") == 1, report
+    assert "NumbaEnv" not in report, report
     # Without lineinfo the report points into numba's in-memory PTX: it says so, and how to
     # get the Python line or a file of the PTX.
     assert "ptxjit: <cudapy-ptx>:" in r.stderr, r.stderr[-2000:]
@@ -222,6 +258,20 @@ def trap_is_launch_failed_with_a_report():
     assert "fault in kernel" in r.stderr and ": trap by CTA (0,0,0) thread (5,0,0)" in r.stderr, r.stderr[-2000:]
     # the report names the Python line of the trap() call (numba's line info, lineinfo=True)
     assert "kernel.py:19:" in r.stderr, r.stderr[-2000:]
+
+
+@check
+def dynamic_shared_past_the_default_says_what_numba_does():
+    r = child(DYNAMIC_SHARED)
+    line = result_line(r, ("REFUSED", "NO ERROR"))
+    assert "CUDA_ERROR_INVALID_VALUE" in line, line
+    report = [l for l in r.stderr.splitlines() if "bytes of dynamic shared memory" in l]
+    assert report, r.stderr[-2000:]
+    assert "kernel '__main__.reverse' (_ZN8__main__7reverseB2v1" in report[0], report[0]
+    assert "numba-cuda has no option that raises it" in report[0], report[0]
+    assert "cudaFuncSetAttribute" not in report[0], report[0]
+    # The advice works: the attribute is set and the launch runs.
+    assert "SET CUDA_SUCCESS" in r.stdout and "RAN True" in r.stdout, (r.stdout[-2000:], r.stderr[-2000:])
 
 
 if __name__ == "__main__":

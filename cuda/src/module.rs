@@ -152,9 +152,58 @@ unsafe fn fatbin_at<'a>(p: *const u8) -> Result<&'a [u8], Fail> {
 /// # Safety
 /// `p` points to an image (the API's contract).
 unsafe fn read_image(p: *const c_void, name: &str) -> Result<Vec<(String, String)>, Fail> {
+    note_library_that_cannot_run();
     // SAFETY: the caller's contract.
     let inputs = unsafe { read_image_kinds(p, name) }.inspect_err(say_no_binary)?;
     Ok(dump_ptx(inputs))
+}
+
+/// NVIDIA libraries that load modules through the driver but cannot run on ptxjit, by the
+/// start of their file names: (prefix, the library, why). Their failure is the library's own
+/// status code (cuBLAS: `CUBLAS_STATUS_INTERNAL_ERROR` from `cublasCreate`), which names
+/// nothing missing, so ptxjit says it on stderr.
+const LIBRARIES_THAT_CANNOT_RUN: [(&str, &str, &str); 2] = [
+    (
+        // libcublas.so.12 and libcublasLt.so.12
+        "libcublas",
+        "cuBLAS",
+        "its matrix kernels (in libcublasLt) are SASS alone, machine code for GPUs, and ptxjit \
+     runs PTX: cuBLAS calls fail (cublasCreate with CUBLAS_STATUS_INTERNAL_ERROR), and so do \
+     the libraries built on it (cuSOLVER; CuPy's dot, matmul and linalg)",
+    ),
+    (
+        // libcufft.so.11
+        "libcufft",
+        "cuFFT",
+        "most of its FFT kernels are SASS alone, machine code for GPUs, and ptxjit runs PTX: \
+     cuFFT plans fail (CuPy's cp.fft with CUFFT_INTERNAL_ERROR)",
+    ),
+];
+
+/// The line ptxjit prints when the loaded object at `path` loads a module and is one of
+/// [`LIBRARIES_THAT_CANNOT_RUN`]: `ptxjit: cuBLAS (libcublas.so.12) does not run on ptxjit: …`.
+pub fn cannot_run_note(path: &str) -> Option<String> {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    LIBRARIES_THAT_CANNOT_RUN
+        .iter()
+        .find(|(prefix, _, _)| file.starts_with(prefix))
+        .map(|(_, library, why)| {
+            format!("ptxjit: {library} ({file}) does not run on ptxjit: {why}")
+        })
+}
+
+/// Prints [`cannot_run_note`] for the object that called the driver to load a module, once
+/// for each library.
+fn note_library_that_cannot_run() {
+    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let Some(note) = crate::proc_address::calling_object().and_then(|o| cannot_run_note(&o)) else {
+        return;
+    };
+    let mut said = SAID.lock().unwrap_or_else(|e| e.into_inner());
+    if !said.contains(&note) {
+        eprintln!("{note}");
+        said.push(note);
+    }
 }
 
 /// The directory `PTXJIT_DUMP_PTX` names, if set and not empty: each PTX text the program
@@ -370,7 +419,16 @@ fn device_ptx(
                 .filter(|n| !n.is_empty() && !n.contains(char::is_control))
                 .map(|n| format!(" of {n}"))
                 .unwrap_or_default();
-            Ok(Ok((format!("{name} ({}{of})", entry.describe()), ptx)))
+            // PTX for a newer architecture standing in for the SASS a GPU would run
+            // (CuPy's CUB kernels): the name says so, for reports.
+            let instead = fatbin
+                .stand_in_for(cc)
+                .map(|sass| format!(" in place of {}", sass.describe()))
+                .unwrap_or_default();
+            Ok(Ok((
+                format!("{name} ({}{instead}{of})", entry.describe()),
+                ptx,
+            )))
         }
         // select_ptx reads no entry's data: every error of its own says what is missing.
         Err(e @ (ImageError::Sass(_) | ImageError::NoPtxForDevice(_) | ImageError::Invalid(_))) => {

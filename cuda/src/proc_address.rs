@@ -349,7 +349,7 @@ const OPTIONAL_TABLES: [[u8; 16]; 2] = [
 /// return address on the call stack (glibc's `backtrace`) that lies outside the object holding
 /// this function, as `dladdr` names it (the program's own `argv[0]` for the main program).
 /// `None` when the stack cannot be read or no frame lies outside.
-fn calling_object() -> Option<String> {
+pub(crate) fn calling_object() -> Option<String> {
     extern "C" {
         /// glibc's `backtrace(3)` (`<execinfo.h>`): up to `size` return addresses of the
         /// calling thread's stack, innermost first; returns how many it wrote.

@@ -318,6 +318,21 @@ fn the_linker_takes_fatbins() {
 }
 
 #[test]
+fn newer_ptx_stands_in_for_sass_the_device_would_run() {
+    // sm_80 SASS and compute_100 PTX (as CuPy's wheels ship CUB's kernels): a GPU of
+    // compute capability 8.0 runs the SASS; ptxjit runs the PTX in its place.
+    setup();
+    let img = fatbin("sass-newer-ptx.fatbin");
+    let mut m = 0u64;
+    unsafe {
+        assert_eq!(cuModuleLoadData(&mut m, img.as_ptr().cast()), CUDA_SUCCESS);
+    }
+    check_axpy_sq(m, "sass-newer-ptx.fatbin");
+    assert_eq!(arch(m), 1000);
+    unsafe { assert_eq!(cuModuleUnload(m), CUDA_SUCCESS) };
+}
+
+#[test]
 fn fatbins_without_ptx_for_the_device_are_refused() {
     setup();
     for (name, says) in [

@@ -632,3 +632,34 @@ fn error_names_and_strings() {
         CUDA_ERROR_INVALID_VALUE
     );
 }
+
+/// A library that loads modules through the driver and cannot run here (cuBLAS, whose
+/// failure is its own `CUBLAS_STATUS_INTERNAL_ERROR`) is named, with why, by the line ptxjit
+/// prints when it first loads a module; other objects get no line.
+#[test]
+fn libraries_that_cannot_run_are_named() {
+    let site = "/venv/lib/python3.11/site-packages/nvidia/cublas/lib";
+    for file in ["libcublas.so.12", "libcublasLt.so.12"] {
+        let note = cuda::module::cannot_run_note(&format!("{site}/{file}")).expect(file);
+        assert!(
+            note.starts_with(&format!("ptxjit: cuBLAS ({file}) does not run on ptxjit: ")),
+            "{note}"
+        );
+        assert!(note.contains("SASS alone"), "{note}");
+        assert!(note.contains("CUBLAS_STATUS_INTERNAL_ERROR"), "{note}");
+    }
+    let fft =
+        cuda::module::cannot_run_note("/venv/nvidia/cufft/lib/libcufft.so.11").expect("cuFFT");
+    assert!(
+        fft.starts_with("ptxjit: cuFFT (libcufft.so.11) does not run on ptxjit: "),
+        "{fft}"
+    );
+    for other in [
+        "/venv/lib/python3.11/site-packages/cupy_backends/cuda/api/runtime.cpython-311-x86_64-linux-gnu.so",
+        "/usr/bin/python3.11",
+        "libcurand.so.10",
+        "",
+    ] {
+        assert_eq!(cuda::module::cannot_run_note(other), None, "{other}");
+    }
+}

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 /// `ptxjit exec`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Example:\n  ptxjit exec -- python3 my_numba_script.py\n  ptxjit exec --engine interp --memcheck -- ./app\n  ptxjit exec --tool memcheck -- ./app"
+    after_help = "Example:\n  ptxjit exec -- python3 my_numba_script.py\n  ptxjit exec --engine interp --memcheck -- ./app\n  ptxjit exec --tool memcheck -- ./app\n\nThe program also gets CUPY_COMPILE_WITH_PTX=1 unless its environment sets that variable:\nCuPy then compiles its kernels to PTX, which ptxjit runs (by default it asks NVRTC for\nSASS, machine code for a GPU)."
 )]
 pub struct ExecArgs {
     /// Engine that runs the program's kernels (sets PTXJIT_ENGINE; without it, PTXJIT_ENGINE
@@ -161,6 +161,12 @@ pub fn exec(a: &ExecArgs) -> u8 {
     cmd.args(args)
         .env("LD_LIBRARY_PATH", path)
         .env("PTXJIT_INTERRUPT", "1");
+    // CuPy compiles its kernels with NVRTC to SASS for the device's architecture unless this
+    // variable asks for PTX; SASS does not run here, so a CuPy program would fail at its first
+    // kernel with CUDA_ERROR_NO_BINARY_FOR_GPU. A user's own setting is kept.
+    if std::env::var_os(CUPY_PTX).is_none() {
+        cmd.env(CUPY_PTX, "1");
+    }
     if let Some(e) = a.engine {
         let name = match e {
             EngineArg::Jit => "jit",
@@ -205,6 +211,9 @@ pub fn exec(a: &ExecArgs) -> u8 {
         Path::new(program).display()
     ))
 }
+
+/// CuPy's variable that makes it compile kernels to PTX (`cupy/cuda/compiler.py`).
+const CUPY_PTX: &str = "CUPY_COMPILE_WITH_PTX";
 
 /// Checks `--cc` (the form the drop-in driver accepts in `PTXJIT_CC`) and keeps its text.
 fn cc_arg(s: &str) -> Result<String, String> {

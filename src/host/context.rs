@@ -2469,7 +2469,11 @@ fn report(
         .filter(|_| global)
         .map(|(a, off)| (a.report_name(), off, a.size));
     let neighbours = if global && near.is_none() && r.addr >= 4096 {
-        let n = memory.neighbours(r.addr);
+        // numba's environment objects (a module variable for each function, which its
+        // kernels never touch) are no neighbour worth naming: the next allocation is.
+        let n = memory.neighbours_where(r.addr, |a| {
+            !super::kernel_name::is_numba_environment(&a.label)
+        });
         let side = |x: Option<(&crate::runtime::memory::Allocation, u64)>| {
             x.map(|(a, d)| (a.report_name(), a.size, d))
         };
@@ -2727,16 +2731,34 @@ fn check_dims(kernel: &Kernel, d: LaunchDims) -> Result<(), (LaunchPart, Error)>
     }
     let max_dynamic = kernel.max_dynamic_shared_bytes();
     if u64::from(d.shared_bytes) > max_dynamic {
-        let how = if kernel.max_dynamic_shared.load(Ordering::Relaxed) == u32::MAX {
+        let optin = super::occupancy::device_shared_limits()
+            .per_block_optin
+            .saturating_sub(k.static_shared_bytes);
+        let numba = super::kernel_name::numba_name(&k.name).is_some();
+        let default = kernel.max_dynamic_shared.load(Ordering::Relaxed) == u32::MAX;
+        let how = if default && numba {
+            // numba-cuda has no call of its own for the attribute (cudaFuncSetAttribute is
+            // the C++ runtime's): the way there is cuda-python's driver on numba's handle.
+            format!(
+                "the default maximum ({SHARED_BYTES_PER_BLOCK} bytes per block less {} static); \
+                 numba-cuda has no option that raises it: launch with fewer bytes (the fourth \
+                 value of kernel[blocks, threads, stream, bytes]), or, after the kernel's first \
+                 compile, raise its CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES through \
+                 cuda-python, up to {optin} bytes: \
+                 cuda.bindings.driver.cuKernelSetAttribute(\
+                 CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, BYTES, \
+                 kernel.overloads[kernel.signatures[0]]._codelibrary.get_cufunc().handle, 0)",
+                k.static_shared_bytes,
+            )
+        } else if numba {
+            "the kernel's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES attribute".to_string()
+        } else if default {
             format!(
                 "the default maximum ({SHARED_BYTES_PER_BLOCK} bytes per block less {} static); \
                  more needs the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize attribute \
                  set first (cudaFuncSetAttribute, or cuFuncSetAttribute with \
-                 CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES), up to {} bytes",
+                 CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES), up to {optin} bytes",
                 k.static_shared_bytes,
-                super::occupancy::device_shared_limits()
-                    .per_block_optin
-                    .saturating_sub(k.static_shared_bytes)
             )
         } else {
             "the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize attribute".to_string()

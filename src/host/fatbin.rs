@@ -285,6 +285,20 @@ impl Entry<'_> {
         }
     }
 
+    /// Whether this SASS entry runs on a device of compute capability `cc` (major, minor):
+    /// SASS runs on the devices of its own major version from its minor on (sm_80 SASS on
+    /// 8.0, 8.6 and 8.9, not on 9.0), an architecture-specific one only on its own. A PTX
+    /// entry is never SASS that runs.
+    pub fn sass_runs_on(&self, cc: (u32, u32)) -> bool {
+        let device = cc.0 * 10 + cc.1;
+        self.kind == EntryKind::Elf
+            && if self.flags & flags::ARCH_SPECIFIC != 0 {
+                self.arch == device
+            } else {
+                self.arch / 10 == cc.0 && self.arch <= device
+            }
+    }
+
     /// `compute_80 PTX`, `sm_80 SASS`, `compute_90a PTX`, for messages.
     pub fn describe(&self) -> String {
         let suffix = if self.flags & flags::ARCH_SPECIFIC != 0 {
@@ -407,9 +421,17 @@ impl<'a> Fatbin<'a> {
     /// The PTX entry the driver would JIT for a device of compute capability `cc` (major,
     /// minor): of the entries that [run on it](Entry::runs_on), the highest architecture, a
     /// plain one before an architecture- or family-specific one of the same number.
+    ///
+    /// A fatbin with SASS that [runs on the device](Entry::sass_runs_on) and PTX only for
+    /// newer architectures runs on a GPU of that compute capability (as its SASS), so here
+    /// the PTX stands in for that SASS: the lowest architecture's plain entry (the same
+    /// source compiled for the architecture nearest the device's); [`Self::stand_in_for`]
+    /// names the SASS it replaces. CuPy's wheels ship their CUB, Thrust and cuRAND kernels
+    /// so: SASS for sm_50 to sm_120, PTX for compute_100 alone.
+    ///
     /// Errors: [`ImageError::Sass`] when the fatbin has SASS but no PTX,
-    /// [`ImageError::NoPtxForDevice`] when no PTX entry runs on the device,
-    /// [`ImageError::Invalid`] when it holds neither.
+    /// [`ImageError::NoPtxForDevice`] when no PTX entry runs on the device and no SASS does
+    /// either, [`ImageError::Invalid`] when it holds neither.
     pub fn select_ptx(&self, cc: (u32, u32)) -> Result<&Entry<'a>, ImageError> {
         let ptx: Vec<&Entry> = self
             .entries
@@ -431,9 +453,18 @@ impl<'a> Fatbin<'a> {
             });
         }
         let specific = |e: &Entry| e.flags & (flags::ARCH_SPECIFIC | flags::FAMILY_SPECIFIC) != 0;
-        ptx.into_iter()
+        let stand_in = || {
+            self.stand_in_for(cc)?;
+            ptx.iter()
+                .copied()
+                .filter(|e| !specific(e))
+                .min_by_key(|e| e.arch)
+        };
+        ptx.iter()
+            .copied()
             .filter(|e| e.runs_on(cc))
             .max_by_key(|e| (e.arch, !specific(e)))
+            .or_else(stand_in)
             .ok_or_else(|| {
                 ImageError::NoPtxForDevice(format!(
                     "the fatbin has {} and none for compute capability {}.{}",
@@ -442,6 +473,24 @@ impl<'a> Fatbin<'a> {
                     cc.1
                 ))
             })
+    }
+
+    /// The SASS entry that runs on a device of compute capability `cc` when no PTX entry
+    /// does (the entry a GPU would run, which [`Self::select_ptx`]'s PTX then stands in
+    /// for): the highest architecture of those that run on it. `None` when some PTX entry
+    /// runs on the device or no SASS entry does.
+    pub fn stand_in_for(&self, cc: (u32, u32)) -> Option<&Entry<'a>> {
+        let ptx_runs = self
+            .entries
+            .iter()
+            .any(|e| e.kind == EntryKind::Ptx && e.runs_on(cc));
+        if ptx_runs {
+            return None;
+        }
+        self.entries
+            .iter()
+            .filter(|e| e.sass_runs_on(cc))
+            .max_by_key(|e| e.arch)
     }
 
     /// The text of the PTX entry [`select_ptx`](Self::select_ptx) picks, with that entry.

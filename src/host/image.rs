@@ -40,7 +40,7 @@ pub enum ImageKind {
 pub enum ImageError {
     /// SASS only (an ELF cubin, or a fatbin without PTX entries), described by the string:
     /// ptxjit runs PTX. The driver's `CUDA_ERROR_NO_BINARY_FOR_GPU`.
-    #[error("{0} holds only SASS (machine code for a GPU); ptxjit runs PTX: build the kernels with PTX (nvcc -gencode arch=compute_80,code=compute_80, NVRTC to PTX, or numba without nvJitLink's LTO)")]
+    #[error("{0} holds only SASS (machine code for a GPU); ptxjit runs PTX: build the kernels with PTX (nvcc -gencode arch=compute_80,code=compute_80, NVRTC to PTX, numba without nvJitLink's LTO, CuPy with CUPY_COMPILE_WITH_PTX=1 as `ptxjit exec` sets it)")]
     Sass(String),
     /// A fatbin whose PTX entries are all for architectures above the device's, described by
     /// the string (`CUDA_ERROR_NO_BINARY_FOR_GPU`).

@@ -17,8 +17,103 @@
 //! Steps 2 to 6 ignore white space (`float *` is `float*`, `a<b<c> >` is `a<b<c>>`) but
 //! otherwise take the name as the demangler writes it (`float const*`, not `const float*`).
 
-pub use crate::ptx::names::{demangled, quoted};
+pub use crate::ptx::names::demangled;
 use cpp_demangle::{DemangleOptions, Symbol};
+
+/// How messages name a kernel or device function: numba's kernels by their Python name with
+/// the entry name once (`'__main__.saxpy' (_ZN8__main__5saxpyB2v1B92cw51c…E5ArrayIfLi1E…)`,
+/// see [`numba_name`]), other mangled names demangled (`'transpose<float>(float*, int,
+/// int)' (_Z9transposeIfEvPT_ii)`), plain names as they are (`'saxpy'`): the form that
+/// follows `kernel` or `function` in fault, timeout, sanitizer and launch error messages.
+pub fn quoted(name: &str) -> String {
+    match numba_name(name) {
+        Some(python) => format!("'{python}' ({name})"),
+        None => crate::ptx::names::quoted(name),
+    }
+}
+
+/// The Python name (`module.qualname`) of a function numba compiled, from its entry name;
+/// `None` for a name numba did not make.
+///
+/// numba (numba-cuda's `itanium_mangler`) mangles `module.qualname` as a C++ nested name,
+/// one part for each dot-separated piece, each piece with the characters outside
+/// `[A-Za-z0-9_]` written `_xx` (hex of each UTF-8 byte: `<locals>` is `_3clocals_3e`), then
+/// ABI tags, the first `v` and the function's unique id, then the argument types:
+/// `_ZN8__main__6kernelB2v1B92cw51c…E5ArrayIiLi1E1C7mutable7alignedEx` is `__main__.kernel`.
+/// Older numba put its kernels in a `cudapy` namespace (`_ZN6cudapy8__main__6kernelB2v1…`),
+/// which is left out. That first `[abi:vN]` tag is what tells numba's names from C++ ones.
+pub fn numba_name(entry: &str) -> Option<String> {
+    let mut rest = entry.strip_prefix("_ZN")?.as_bytes();
+    let mut parts = vec![];
+    while rest.first().is_some_and(u8::is_ascii_digit) {
+        parts.push(source_name(&mut rest)?);
+    }
+    let tag = rest.strip_prefix(b"B")?;
+    rest = tag;
+    let uid = source_name(&mut rest)?;
+    let numbered = uid
+        .strip_prefix('v')
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    if !numbered || parts.is_empty() {
+        return None;
+    }
+    if parts.len() > 1 && parts[0] == "cudapy" {
+        parts.remove(0);
+    }
+    let pieces: Vec<String> = parts.iter().map(|p| unescape_numba(p)).collect();
+    Some(pieces.join("."))
+}
+
+/// The `<decimal length><that many bytes>` at the start of `rest` (a source name or ABI tag
+/// of the mangling), `rest` moved past it.
+fn source_name(rest: &mut &[u8]) -> Option<String> {
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    let len: usize = std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()?;
+    let text = rest.get(digits..digits.checked_add(len)?)?;
+    *rest = &rest[digits + len..];
+    String::from_utf8(text.to_vec()).ok()
+}
+
+/// A piece of numba's mangled name with its `_xx` escapes undone: those numba writes for a
+/// printable ASCII character outside `[A-Za-z0-9_]` (`_3c` → `<`, `_2e` → `.`); other `_xx`
+/// (`add_1d`, a UTF-8 byte) stay as they are. A leading digit's `_` (numba's prefix to a
+/// piece that starts with one) is dropped.
+fn unescape_numba(piece: &str) -> String {
+    let piece = match piece.strip_prefix('_') {
+        Some(rest) if rest.starts_with(|c: char| c.is_ascii_digit()) && !is_escape(piece) => rest,
+        _ => piece,
+    };
+    let mut out = String::with_capacity(piece.len());
+    let mut rest = piece;
+    while !rest.is_empty() {
+        if is_escape(rest) {
+            out.push(u8::from_str_radix(&rest[1..3], 16).map_or('_', char::from));
+            rest = &rest[3..];
+        } else {
+            let c = rest.chars().next().unwrap_or('_');
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
+}
+
+/// Whether `s` starts with an escape numba writes: `_` and two hex digits of a printable
+/// ASCII character that is not a letter, digit or `_`.
+fn is_escape(s: &str) -> bool {
+    s.strip_prefix('_')
+        .and_then(|h| h.get(..2))
+        .and_then(|h| u8::from_str_radix(h, 16).ok())
+        .is_some_and(|b| (0x20..0x7f).contains(&b) && !b.is_ascii_alphanumeric() && b != b'_')
+}
+
+/// Whether `label` is the module variable numba makes for a function's environment object
+/// (`.NumbaEnv.` and the function's name, mangled as [`numba_name`] says:
+/// `_ZN08NumbaEnv8__main__6kernelB2v1…`): a pointer numba's kernels never follow on a GPU,
+/// whose name would only mislead as a fault's neighbour.
+pub fn is_numba_environment(label: &str) -> bool {
+    label.starts_with("_ZN08NumbaEnv")
+}
 
 /// The outcome of a lookup that found no single kernel.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -197,6 +292,60 @@ pub fn param_label<'a>(entry: &str, param: &'a str) -> &'a str {
 
 #[cfg(test)]
 mod tests {
+    use super::{is_numba_environment, numba_name, quoted};
+
+    /// Entry names numba-cuda 0.30.4 wrote (from its PTX), the older `cudapy` form, and
+    /// pieces numba escapes (numba-cuda's `itanium_mangler.mangle_identifier`).
+    #[test]
+    fn numba_names_are_python_names() {
+        let tag = "B92cw51cXTLSUwv1sDUaKthoaNgoKmjgOR3W3CwAkMXLaJtQYkOIgxJU0gCqOkEJoHkbttqdVhoqlspQGNFHSgJ5BnXagIA";
+        let kernel = format!("_ZN8__main__6kernelB2v1{tag}E5ArrayIiLi1E1C7mutable7alignedEx");
+        assert_eq!(numba_name(&kernel).as_deref(), Some("__main__.kernel"));
+        assert_eq!(
+            quoted(&kernel),
+            format!("'__main__.kernel' ({kernel})"),
+            "the mangled name once, after the Python one"
+        );
+        let old = format!("_ZN6cudapy8__main__6kernelB2v1{tag}E5ArrayIiLi1E1C7mutable7alignedEx");
+        assert_eq!(numba_name(&old).as_deref(), Some("__main__.kernel"));
+        // `pkg.mod.outer.<locals>.inner`, uid 12.
+        let nested =
+            "_ZN3pkg3mod5outer12_3clocals_3e5innerB3v12B4cw51E5ArrayIfLi1E1C7mutable7alignedE";
+        assert_eq!(
+            numba_name(nested).as_deref(),
+            Some("pkg.mod.outer.<locals>.inner")
+        );
+        // `_xx` that numba would not have written stays: `add_1d`, `f_41` ('A' is a letter).
+        let plain = "_ZN8__main__6add_1dB2v3E5ArrayIfLi1E1C7mutable7alignedE";
+        assert_eq!(numba_name(plain).as_deref(), Some("__main__.add_1d"));
+        let letter = "_ZN8__main__4f_41B2v3Ef";
+        assert_eq!(numba_name(letter).as_deref(), Some("__main__.f_41"));
+        // C++ names, ABI tags that are not numba's uid, and plain names are not numba's.
+        for other in [
+            "_Z9transposeIfEvPT_PKS0_ii",
+            "_ZN2ns5scaleEPfi",
+            "_ZN2ns5scaleB5cxx11EPfi",
+            "_ZN2ns5scaleB1vEPfi",
+            "saxpy",
+            "_ZN",
+            "_ZN8__main__",
+            "_ZN99__main__B2v1E",
+        ] {
+            assert_eq!(numba_name(other), None, "{other}");
+        }
+        assert_eq!(
+            quoted("_ZN2ns5scaleEPfi"),
+            "'ns::scale(float*, int)' (_ZN2ns5scaleEPfi)"
+        );
+        assert_eq!(quoted("saxpy"), "'saxpy'");
+        // The environment object numba makes for each function.
+        let env =
+            format!("_ZN08NumbaEnv8__main__6kernelB2v1{tag}E5ArrayIiLi1E1C7mutable7alignedEx");
+        assert!(is_numba_environment(&env));
+        assert!(!is_numba_environment(&kernel));
+        assert!(!is_numba_environment("NumbaEnv"));
+    }
+
     use super::*;
 
     // Names as NVRTC 12.9 mangles them (Itanium C++ ABI):

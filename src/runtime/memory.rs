@@ -870,22 +870,33 @@ impl DeviceMemory {
     /// inside an allocation has that one as `below` at a distance of 0 past its start (use
     /// [`nearest`](Self::nearest) for it); an address below the arena has no `below`.
     pub fn neighbours(&self, addr: u64) -> Neighbours<'_> {
+        self.neighbours_where(addr, |_| true)
+    }
+
+    /// [`neighbours`](Self::neighbours) among the allocations that `keep` accepts: the
+    /// closest accepted one on either side.
+    pub fn neighbours_where(
+        &self,
+        addr: u64,
+        keep: impl Fn(&Allocation) -> bool,
+    ) -> Neighbours<'_> {
         let Some(off) = addr.checked_sub(GLOBAL_BASE) else {
             let above = self
                 .allocs
                 .values()
-                .next()
+                .find(|a| keep(a))
                 .map(|a| (a, GLOBAL_BASE - addr + a.offset));
             return Neighbours { below: None, above };
         };
         let below = self
             .allocs
             .range(..=off)
-            .next_back()
+            .rev()
+            .find(|(_, a)| keep(a))
             .map(|(_, a)| (a, off.saturating_sub(a.offset + a.size)));
         let above = off
             .checked_add(1)
-            .and_then(|o| self.allocs.range(o..).next())
+            .and_then(|o| self.allocs.range(o..).find(|(_, a)| keep(a)))
             .map(|(_, a)| (a, a.offset - off));
         Neighbours { below, above }
     }

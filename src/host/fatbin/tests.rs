@@ -21,7 +21,8 @@ const SASS_PTX_ALL: (&str, &[u8]) = data!("sass-ptx-all.fatbin");
 const SASS: (&str, &[u8]) = data!("sass.fatbin");
 const MULTI: (&str, &[u8]) = data!("multi.fatbin");
 const SPECIFIC: (&str, &[u8]) = data!("specific.fatbin");
-const ALL: [(&str, &[u8]); 8] = [
+const SASS_NEWER_PTX: (&str, &[u8]) = data!("sass-newer-ptx.fatbin");
+const ALL: [(&str, &[u8]); 9] = [
     PTX_ZSTD,
     PTX_LZ4,
     PTX_PLAIN,
@@ -30,6 +31,7 @@ const ALL: [(&str, &[u8]); 8] = [
     SASS,
     MULTI,
     SPECIFIC,
+    SASS_NEWER_PTX,
 ];
 /// `nvcc -ptx -arch=compute_80 kernels.cu`.
 const NVCC_PTX: &str = include_str!("../../../cuda/tests/data/fatbin/kernels.compute_80.ptx");
@@ -65,7 +67,7 @@ fn shape(f: &Fatbin) -> Vec<Shape> {
 fn nvcc_fatbins_have_the_entries_their_options_ask_for() {
     use Compression::*;
     use EntryKind::*;
-    let want: [(_, Vec<Shape>); 8] = [
+    let want: [(_, Vec<Shape>); 9] = [
         (PTX_ZSTD, vec![(Ptx, 80, Zstd, 80)]),
         (PTX_LZ4, vec![(Ptx, 80, Lz4, 80)]),
         (PTX_PLAIN, vec![(Ptx, 80, None, 80)]),
@@ -87,6 +89,10 @@ fn nvcc_fatbins_have_the_entries_their_options_ask_for() {
                 (Ptx, 100, None, 80),
                 (Ptx, 90, None, 80),
             ],
+        ),
+        (
+            SASS_NEWER_PTX,
+            vec![(Elf, 80, None, 64), (Ptx, 100, Zstd, 80)],
         ),
     ];
     for (file, entries) in want {
@@ -176,11 +182,64 @@ fn the_highest_ptx_not_above_the_device_is_chosen() {
 }
 
 #[test]
+fn newer_ptx_stands_in_for_sass_that_runs_on_the_device() {
+    // sm_80 SASS and compute_100 PTX: a GPU of compute capability 8.0, 8.6 or 8.9 runs the
+    // SASS (SASS runs within its major version from its minor on), so the PTX stands in.
+    let f = parse(SASS_NEWER_PTX);
+    for cc in [(8, 0), (8, 6), (8, 9)] {
+        let (entry, text) = f.ptx(cc).unwrap_or_else(|e| panic!("{cc:?}: {e}"));
+        assert_eq!(entry.describe(), "compute_100 PTX", "{cc:?}");
+        assert!(text.contains(".target sm_100"), "{cc:?}");
+        let sass = f.stand_in_for(cc).expect("the SASS it stands in for");
+        assert_eq!(sass.describe(), "sm_80 SASS", "{cc:?}");
+    }
+    // sm_80 SASS runs neither on 7.5 nor on 9.0 (nor does compute_100 PTX): refused.
+    for cc in [(7, 5), (9, 0)] {
+        assert!(f.stand_in_for(cc).is_none(), "{cc:?}");
+        let e = f.select_ptx(cc).unwrap_err();
+        assert!(matches!(e, ImageError::NoPtxForDevice(_)), "{cc:?}: {e}");
+        assert!(e.to_string().contains("compute_100 PTX"), "{e}");
+    }
+    // From 10.0 on the PTX runs on the device itself: no stand-in.
+    assert!(f.stand_in_for((10, 0)).is_none());
+    assert_eq!(f.select_ptx((10, 0)).unwrap().arch, 100);
+    // PTX that runs on the device is taken before the stand-in rule applies, and of several
+    // newer PTX entries the lowest plain one stands in.
+    let ptx = |arch, flags| Spec {
+        arch,
+        flags,
+        ..Spec::ptx(b".version 8.0\n.target sm_xx\n.address_size 64\n")
+    };
+    let sass = |arch, flags| Spec {
+        kind: 2,
+        ..ptx(arch, flags)
+    };
+    let img = build(&[
+        sass(80, 0x11),
+        ptx(120, 0x11),
+        ptx(90, 0x11 | flags::ARCH_SPECIFIC),
+        ptx(100, 0x11),
+    ]);
+    let f = Fatbin::parse(&img).unwrap();
+    assert_eq!(f.select_ptx(SM80).unwrap().describe(), "compute_100 PTX");
+    let img = build(&[sass(80, 0x11), ptx(75, 0x11), ptx(100, 0x11)]);
+    let f = Fatbin::parse(&img).unwrap();
+    assert_eq!(f.select_ptx(SM80).unwrap().describe(), "compute_75 PTX");
+    assert!(f.stand_in_for(SM80).is_none());
+    // Architecture-specific SASS runs only on its own architecture.
+    let img = build(&[sass(86, 0x11 | flags::ARCH_SPECIFIC), ptx(100, 0x11)]);
+    let f = Fatbin::parse(&img).unwrap();
+    assert!(f.select_ptx((8, 9)).is_err());
+    assert_eq!(f.select_ptx((8, 6)).unwrap().arch, 100);
+}
+
+#[test]
 fn sass_only_says_how_to_get_ptx() {
     let e = parse(SASS).ptx(SM80).unwrap_err();
     assert!(matches!(e, ImageError::Sass(_)), "{e}");
     let m = e.to_string();
     assert!(m.contains("sm_80 SASS"), "{m}");
+    assert!(m.contains("CuPy with CUPY_COMPILE_WITH_PTX=1"), "{m}");
     assert!(
         m.contains("-gencode arch=compute_80,code=compute_80"),
         "{m}"

@@ -16,6 +16,9 @@ f sass-ptx.fatbin -gencode arch=compute_80,code=[sm_80,compute_80]
 f sass-ptx-all.fatbin -gencode arch=compute_80,code=[sm_80,compute_80] -Xfatbin=-compress-all
 # SASS only: nothing ptxjit can run.
 f sass.fatbin -gencode arch=compute_80,code=sm_80
+# SASS for sm_80 and PTX only for a newer architecture (as CuPy's wheels ship CUB): a GPU of
+# compute capability 8.x runs the SASS, ptxjit the compute_100 PTX in its place.
+f sass-newer-ptx.fatbin -gencode arch=compute_80,code=sm_80 -gencode arch=compute_100,code=compute_100
 # Several PTX architectures: the driver takes the highest one not above the device's.
 f multi.fatbin -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80,code=compute_80 \
     -gencode arch=compute_90,code=compute_90
