@@ -96,3 +96,35 @@ kind = "fault"
 contains = "by CTA (0,0,0) thread (40,0,0)"
 memcheck = true
 """)
+
+# A fault in a trip every lane of the warp stays for: n = 2000 over a 980-element buffer, so
+# warp 0 of CTA 0 (which runs first) reads past the end first, in its fifth trip (index
+# gid + 960), lanes 20..31; every lane's next index (gid + 1200) is below n.
+with open("grid_stride_fault_stay.toml", "w") as f:
+    f.write(f"""# n = 2000 over a 980-element buffer: CTA 0's warp 0 runs first and reads past the end
+# first, lanes 20 to 31 in their fifth trip (index gid + 960), a trip all of its lanes stay
+# in the loop after (gid + 1200 < 2000): thread 20 is named.
+ptx = "grid_stride.ptx"
+kernel = "grid_stride"
+grid = [3, 1, 1]
+block = [80, 1, 1]
+args = [{{ buffer = "in" }}, {{ buffer = "sum" }}, {{ buffer = "trips" }}, {{ u32 = 2000 }}]
+
+[buffers.in]
+type = "f32"
+len = 980
+init = {{ iota = {{ start = 1, step = 1 }} }}
+
+[buffers.sum]
+type = "f32"
+len = 240
+
+[buffers.trips]
+type = "u32"
+len = 240
+
+[expect_error]
+kind = "fault"
+contains = "by CTA (0,0,0) thread (20,0,0)"
+memcheck = true
+""")
