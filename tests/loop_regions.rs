@@ -151,3 +151,35 @@ fn the_switch_forms_a_loop_region() {
         );
     }
 }
+
+/// Faults inside a grid-stride loop whose exit test the JIT decides for a whole warp
+/// (`ptx-tests/kernels/grid_stride`). `grid_stride_fault`: n = 1001 over a 1000-element
+/// buffer, so the one access out of bounds is in[1000], by global thread 1000 mod 240 = 40
+/// (CTA 0, thread 40) in its fifth trip, its warp's last (the JIT's general version, after
+/// decided trips). `grid_stride_fault_stay`: n = 2000 over 980 elements, so CTA 0's warp 0,
+/// which runs first, reads past the end first, lanes 20..31 in their fifth trip (index
+/// gid + 960), a trip after which every lane stays (gid + 1200 < 2000: the JIT's decided
+/// version). Both engines name that thread and the load's PTX line.
+#[test]
+fn a_fault_in_a_decided_loop_names_the_thread_on_both_engines() {
+    for (case, thread) in [("grid_stride_fault", 40), ("grid_stride_fault_stay", 20)] {
+        for engine in ["jit", "interp"] {
+            let path = format!("ptx-tests/kernels/grid_stride/{case}.toml");
+            // Exit code 2 (the run's error), with the case's verdict on it.
+            let (_, out) = ptxjit(&["run", &path, "--engine", engine]);
+            assert!(
+                out.contains("PASS [expect_error]"),
+                "{case}, {engine}: the case expects the fault:\n{out}"
+            );
+            for want in [
+                "grid_stride.ptx:41:2: fault in kernel 'grid_stride': out of bounds".to_string(),
+                format!("by CTA (0,0,0) thread ({thread},0,0) in 'ld.global.f32'"),
+            ] {
+                assert!(
+                    out.contains(&want),
+                    "{case}, {engine}: no '{want}' in:\n{out}"
+                );
+            }
+        }
+    }
+}

@@ -648,45 +648,12 @@ impl Gen<'_, '_> {
         first: Value,
         want: bool,
     ) -> Result<Option<Value>, String> {
-        let ir::ValueDef::Result(i, 0) = self.f.values[cond.index()].def else {
-            return Ok(None);
-        };
-        let d = self.f.inst(i).clone();
-        let Op::ICmp { cc, sign } = d.op else {
-            return Ok(None);
-        };
-        let greater = match cc {
-            ir::ICmp::Eq | ir::ICmp::Ne => None,
-            ir::ICmp::Lt | ir::ICmp::Le => Some(false),
-            ir::ICmp::Gt | ir::ICmp::Ge => Some(true),
-        };
-        let (Some(sa), Some(sb)) = (
-            self.lane_stride(d.args[0], blk, 0),
-            self.lane_stride(d.args[1], blk, 0),
-        ) else {
-            return Ok(None);
-        };
-        // One side varies across the lanes, the other is uniform.
-        let (k, s) = match (sa, sb) {
-            (0, 0) => return Ok(None),
-            (s, 0) => (0, s),
-            (0, s) => (1, s),
-            _ => return Ok(None),
-        };
-        let Some(greater) = greater else {
-            // `eq`/`ne`: only "no lane equal" can hold in all 32 lanes; per warp.
-            if want != (cc == ir::ICmp::Ne) {
-                return Ok(None);
+        let (d, shape) = match self.cond_form(cond, blk, want) {
+            None => return Ok(None),
+            Some(CondForm::Unequal { d, k, s }) => {
+                return Ok(Some(self.warp_unequal(&d, blk, sc, first, k, s)?));
             }
-            return Ok(Some(self.warp_unequal(&d, blk, sc, first, k, s)?));
-        };
-        let shape = super::ctacheck::CondShape {
-            k,
-            s,
-            greater,
-            cc,
-            sign,
-            want,
+            Some(CondForm::Ordered { d, shape }) => (d, shape),
         };
         let per_warp = |g: &mut Self| g.warp_cond_per_warp(&d, blk, sc, first, shape);
         // Decided once per call where the flag covers it (`ctacheck.rs`).
@@ -710,6 +677,69 @@ impl Gen<'_, '_> {
             }
             _ => Ok(Some(per_warp(self)?)),
         }
+    }
+
+    /// The form of branch condition `cond` of block `blk` that [`Self::warp_cond`] decides
+    /// for a warp with the value `want` (emits nothing): an ordered compare of a lane-affine
+    /// value against a uniform one, or an `eq`/`ne` compare where `want` is "no lane equal";
+    /// `None` for any other condition.
+    fn cond_form(&self, cond: ir::Value, blk: ir::Block, want: bool) -> Option<CondForm> {
+        let ir::ValueDef::Result(i, 0) = self.f.values[cond.index()].def else {
+            return None;
+        };
+        let d = self.f.inst(i).clone();
+        let Op::ICmp { cc, sign } = d.op else {
+            return None;
+        };
+        let greater = match cc {
+            ir::ICmp::Eq | ir::ICmp::Ne => None,
+            ir::ICmp::Lt | ir::ICmp::Le => Some(false),
+            ir::ICmp::Gt | ir::ICmp::Ge => Some(true),
+        };
+        let sa = self.lane_stride(d.args[0], blk, 0)?;
+        let sb = self.lane_stride(d.args[1], blk, 0)?;
+        // One side varies across the lanes, the other is uniform.
+        let (k, s) = match (sa, sb) {
+            (0, 0) => return None,
+            (s, 0) => (0, s),
+            (0, s) => (1, s),
+            _ => return None,
+        };
+        let Some(greater) = greater else {
+            // `eq`/`ne`: only "no lane equal" can hold in all 32 lanes.
+            return (want == (cc == ir::ICmp::Ne)).then_some(CondForm::Unequal { d, k, s });
+        };
+        let shape = super::ctacheck::CondShape {
+            k,
+            s,
+            greater,
+            cc,
+            sign,
+            want,
+        };
+        Some(CondForm::Ordered { d, shape })
+    }
+
+    /// [`Self::warp_cond`]'s test for one warp alone, never the per-call flag
+    /// (`ctacheck.rs`): for the branch of a block emitted on its own (`Gen::gen_block_body`),
+    /// whose test runs at the block's top on every execution.
+    pub(super) fn block_warp_cond(
+        &mut self,
+        cond: ir::Value,
+        blk: ir::Block,
+        sc: &HashMap<ir::Value, Value>,
+        first: Value,
+        want: bool,
+    ) -> Result<Option<Value>, String> {
+        Ok(match self.cond_form(cond, blk, want) {
+            None => None,
+            Some(CondForm::Unequal { d, k, s }) => {
+                Some(self.warp_unequal(&d, blk, sc, first, k, s)?)
+            }
+            Some(CondForm::Ordered { d, shape }) => {
+                Some(self.warp_cond_per_warp(&d, blk, sc, first, shape)?)
+            }
+        })
     }
 
     /// [`Self::warp_cond`]'s test for one warp of an `eq`/`ne` compare `d` of block `blk`
@@ -1129,4 +1159,16 @@ impl Gen<'_, '_> {
         }
         Ok(out)
     }
+}
+
+/// A branch condition [`Gen::warp_cond`] can decide for a warp (`Gen::cond_form`): the
+/// compare and which operand varies across the lanes, with what stride.
+enum CondForm {
+    /// An `eq`/`ne` compare, decided as "no lane equal".
+    Unequal { d: ir::InstData, k: usize, s: i64 },
+    /// An ordered compare, monotone across the lanes.
+    Ordered {
+        d: ir::InstData,
+        shape: super::ctacheck::CondShape,
+    },
 }

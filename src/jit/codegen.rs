@@ -142,6 +142,20 @@ pub(super) enum EnvField {
 /// Number of [`EnvField`] variants (the size of [`Gen::env_cache`]).
 pub(super) const ENV_FIELDS: usize = 8;
 
+/// What the version of a self-loop's block in which every lane takes the back edge leaves
+/// out (`Gen::stay_values`).
+#[derive(Default)]
+pub(super) struct StayVals {
+    /// Results read by other blocks only (and in the block's own segment): not written to
+    /// their slots. Every lane goes back into the block, which defines them again before
+    /// any lane can reach a block that reads them.
+    pub(super) unstored: std::collections::HashSet<ir::Value>,
+    /// Results whose only readers in the loop are NaN-blind operations ([`nan_blind`]),
+    /// directly or through the back edge's parameters: not made canonical (the reader makes
+    /// its own result canonical, and the general version, where lanes leave, always does).
+    pub(super) blind: std::collections::HashSet<ir::Value>,
+}
+
 pub(super) struct Gen<'a, 'b> {
     pub(super) f: &'a ir::Function,
     pub(super) layout: &'a WarpLayout,
@@ -213,6 +227,14 @@ pub(super) struct Gen<'a, 'b> {
     /// `PTXJIT_NO_WARP_CONDS` is set: a region's full-warp version decides no branch
     /// condition at compile time (`region.rs`, `Gen::warp_cond`; for measurements).
     pub(super) no_warp_conds: bool,
+    /// While the version of a block's body in which every lane of the mask takes its loop
+    /// branch's back edge is emitted (`vector.rs`, `Gen::gen_block_body`): that edge's
+    /// direction (`true`: the then-edge), known when the code is generated.
+    pub(super) one_way: Option<bool>,
+    /// In that version of a self-loop's block (its back edge goes to the block itself, one
+    /// segment): the values it need not write to their slots nor make canonical
+    /// (`vector.rs`, `Gen::stay_values`).
+    pub(super) stay: StayVals,
     /// The next full-warp group loop (`Gen::group_loop` with `full`) is emitted unrolled,
     /// as straight-line code for the eight groups (set by its caller for small bodies).
     pub(super) unroll_groups: bool,
@@ -999,6 +1021,8 @@ pub fn generate(
         region: None,
         region_store_check: false,
         no_warp_conds: super::region::warp_conds_off(),
+        one_way: None,
+        stay: StayVals::default(),
         unroll_groups: false,
         tier,
         sig_pure,

@@ -5,7 +5,7 @@
 //! and predicates as `i32x4` masks of all-ones/zero), two vectors of two 64-bit lanes (`i64`,
 //! `f64`), or four scalars (`i8`, `i16`, and anything built lane by lane).
 
-use super::codegen::{ctype, EnvField, Gen, TRUSTED};
+use super::codegen::{ctype, nan_blind, EnvField, Gen, StayVals, TRUSTED};
 use super::group::UniformRuns;
 use crate::analysis::schedule::{EXITED_OFF, LIVE_OFF};
 use crate::ir::{self, Effect, Op, Terminator};
@@ -699,7 +699,7 @@ impl Gen<'_, '_> {
             x => x,
         };
         grp.vals.insert(v, x);
-        if self.escapes[v.index()] {
+        if self.escapes[v.index()] && !self.stay.unstored.contains(&v) {
             let blend = self.cross_block[v.index()];
             self.gstore(grp, v, x, blend)?;
         }
@@ -1391,7 +1391,7 @@ impl Gen<'_, '_> {
 
     /// [`Self::vcanon`], except for a value only NaN-blind operations read (`Gen::nan_blind`).
     fn vcanon_unless_blind(&mut self, v: ir::Value, r: GVal) -> GVal {
-        if self.nan_blind[v.index()] {
+        if self.nan_blind[v.index()] || self.stay.blind.contains(&v) {
             r
         } else {
             self.vcanon(r)
@@ -2383,12 +2383,132 @@ impl Gen<'_, '_> {
 
     /// Emit the code of block `blk` (entered with its pending mask).
     pub(super) fn gen_block_body(&mut self, blk: ir::Block, mask: Value) -> Result<(), String> {
-        let bd = self.f.block(blk).clone();
         let first = self.b.ins().ctz(mask);
         let mut sc: HashMap<ir::Value, Value> = HashMap::new();
         self.uniform_mask = Some(mask);
         self.scalar_section(blk, first, &mut sc, None)?;
         self.uniform_mask = None;
+        // A loop's divergent exit test whose lanes all take the back edge on this execution
+        // (decided by scalar tests, `Gen::block_warp_cond`): a version of the body with the
+        // branch decided when the code is generated (no per-group condition, no lane masks,
+        // nothing written for the exit edge), beside the general one.
+        if let Some((stay, dir)) = self.branch_stays(blk, &sc, first)? {
+            let (decided, general) = (self.b.create_block(), self.b.create_block());
+            self.b.ins().brif(stay, decided, &[], general, &[]);
+            self.b.switch_to_block(decided);
+            self.one_way = Some(dir);
+            let r = self.gen_block_rest(blk, mask, first, &sc, true);
+            self.one_way = None;
+            self.stay = Default::default();
+            r?;
+            self.b.switch_to_block(general);
+        }
+        self.gen_block_rest(blk, mask, first, &sc, false)
+    }
+
+    /// For block `blk` (scalar section `sc`, first active lane `first`) whose terminator is
+    /// a divergent branch with one edge back to itself or an earlier block and the other
+    /// forward (a loop's exit test): where [`Gen::block_warp_cond`] decides for a warp that
+    /// every lane takes the back edge, emits that test and returns it (`i8` 0/1) with the
+    /// back edge's direction (`true`: the then-edge); `None` (nothing emitted) otherwise, or
+    /// for a big kernel's quick tier (one version per block).
+    fn branch_stays(
+        &mut self,
+        blk: ir::Block,
+        sc: &HashMap<ir::Value, Value>,
+        first: Value,
+    ) -> Result<Option<(Value, bool)>, String> {
+        let Terminator::Branch { cond, then_, else_ } = &self.f.block(blk).term else {
+            return Ok(None);
+        };
+        let cur = self.layout.prio[blk.index()];
+        let (tp, ep) = (
+            self.layout.prio[then_.block.index()],
+            self.layout.prio[else_.block.index()],
+        );
+        let dir = match (tp <= cur, ep <= cur) {
+            (true, false) => true,
+            (false, true) => false,
+            _ => return Ok(None),
+        };
+        if self.big || self.uni.uniform_at(*cond, blk) || sc.contains_key(cond) {
+            return Ok(None);
+        }
+        self.block_warp_cond(*cond, blk, sc, first, dir)
+            .map(|t| t.map(|t| (t, dir)))
+    }
+
+    /// For the version of block `blk`'s body in which every lane takes the back edge
+    /// ([`Gen::one_way`]), emitted as one segment: when that edge goes to `blk` itself, the
+    /// results it need not store or make canonical ([`StayVals`]); nothing otherwise.
+    ///
+    /// Every lane of the mask enters `blk` again, which defines its results anew before any
+    /// of its lanes reaches another block, so another block's reads never see this
+    /// execution's values: only the back edge's arguments and the block's own instructions
+    /// read them (in registers, one segment). A result is blind when each of those readers
+    /// is a NaN-blind operation of the block, or a parameter of the block that only such
+    /// operations read (no block call, no other block: `Gen::body_params`).
+    fn stay_values(&self, blk: ir::Block) -> StayVals {
+        let bd = self.f.block(blk);
+        let Terminator::Branch { cond, then_, else_ } = &bd.term else {
+            return StayVals::default();
+        };
+        let back = match self.one_way {
+            Some(true) => then_,
+            Some(false) => else_,
+            None => return StayVals::default(),
+        };
+        if back.block != blk {
+            return StayVals::default();
+        }
+        // Whether every reader of `v` among the block's instructions is NaN-blind, and it
+        // is not the branch condition.
+        let blind_reads = |v: ir::Value| {
+            *cond != v
+                && bd.insts.iter().all(|&i| {
+                    let d = self.f.inst(i);
+                    !d.args.contains(&v) || (!self.scalar[i.index()] && nan_blind(&d.op))
+                })
+        };
+        let mut stay = StayVals::default();
+        for &i in &bd.insts {
+            if self.scalar[i.index()] {
+                continue;
+            }
+            for &r in &self.f.inst(i).results {
+                if self.cross_block[r.index()] {
+                    stay.unstored.insert(r);
+                }
+                let through = back
+                    .args
+                    .iter()
+                    .zip(&bd.params)
+                    .filter(|(a, _)| **a == r)
+                    .all(|(_, &p)| {
+                        self.body_params[p.index()] && !back.args.contains(&p) && blind_reads(p)
+                    });
+                if blind_reads(r) && through && self.ty(r) != ir::Type::Pred {
+                    stay.blind.insert(r);
+                }
+            }
+        }
+        stay
+    }
+
+    /// [`Gen::gen_block_body`] after the scalar section `sc` (first active lane `first`):
+    /// the group loops and the mask-level terminator; with `decided`, the version in which
+    /// every lane of the mask takes the branch's edge [`Gen::one_way`], emitted as for a
+    /// uniform condition with that value.
+    fn gen_block_rest(
+        &mut self,
+        blk: ir::Block,
+        mask: Value,
+        first: Value,
+        sc: &HashMap<ir::Value, Value>,
+        decided: bool,
+    ) -> Result<(), String> {
+        let mut sc = sc.clone();
+        let bd = self.f.block(blk).clone();
         self.fast = self.plan_fast_mem(blk, &bd.insts, &sc, first, Some(mask))?;
         self.gfast = self.plan_group_mem(blk, &bd.insts, &sc, first)?;
         // Segments between warp operations and, in lockstep order, between memory accesses
@@ -2456,13 +2576,14 @@ impl Gen<'_, '_> {
         }
         // A branch is decided once when its condition is uniform and available as a scalar:
         // from the scalar section, or from a slot written elsewhere.
-        let uniform_branch = match &bd.term {
-            Terminator::Branch { cond, .. } => {
-                self.uni.uniform_at(*cond, blk)
-                    && (sc.contains_key(cond) || self.def_block(*cond) != Some(blk))
-            }
-            _ => false,
-        };
+        let uniform_branch = decided
+            || match &bd.term {
+                Terminator::Branch { cond, .. } => {
+                    self.uni.uniform_at(*cond, blk)
+                        && (sc.contains_key(cond) || self.def_block(*cond) != Some(blk))
+                }
+                _ => false,
+            };
         let term_args = bd.term.targets().iter().any(|c| !c.args.is_empty());
         // Arguments that are scalar-section values, on an edge every lane of the mask takes
         // together (a jump, a barrier, a uniform branch), are written once for those lanes
@@ -2492,13 +2613,17 @@ impl Gen<'_, '_> {
             || matches!(bd.term, Terminator::Branch { .. }) && !uniform_branch;
         // Uniform branch: decide once.
         let ucond = match (&bd.term, uniform_branch) {
-            (Terminator::Branch { cond, .. }, true) => Some(match sc.get(cond) {
-                Some(&c) => c,
-                None => self.uniform_get(*cond, first)?,
+            (Terminator::Branch { cond, .. }, true) => Some(match (self.one_way, sc.get(cond)) {
+                (Some(d), _) => self.iconst(types::I8, i64::from(d)),
+                (None, Some(&c)) => c,
+                (None, None) => self.uniform_get(*cond, first)?,
             }),
             _ => None,
         };
         let nruns = runs.len();
+        if decided && nruns == 1 {
+            self.stay = self.stay_values(blk);
+        }
         let mut cbits = None;
         for (k, ((insts, warp_op), mut uniform_plan)) in
             runs.into_iter().zip(uniform_plans).enumerate()
@@ -2563,6 +2688,19 @@ impl Gen<'_, '_> {
             Terminator::Branch { then_, else_, .. } => {
                 let tp = self.layout.prio[then_.block.index()];
                 let ep = self.layout.prio[else_.block.index()];
+                if let Some(dir) = self.one_way {
+                    // Every lane of the mask takes the back edge `dir`: its scalar arguments
+                    // for the whole mask, then straight into its block where no block up
+                    // to it is active (`Gen::goto_prio_first`: the exit's bit may be left
+                    // set by an earlier split, with or without lanes; the dispatcher would
+                    // still pick the back edge's block first).
+                    let (call, p) = if dir { (then_, tp) } else { (else_, ep) };
+                    if together_args {
+                        self.scalar_args_store(call, mask, &sc)?;
+                    }
+                    self.goto_prio_first(p, mask, false);
+                    return Ok(());
+                }
                 if let Some(c) = ucond {
                     // Decided once: every lane of the mask takes one edge, so each direction
                     // writes that edge's scalar arguments for the whole mask and goes on to
@@ -2764,6 +2902,14 @@ impl Gen<'_, '_> {
                 Ok(acc)
             }
             Terminator::Branch { cond, then_, else_ } => {
+                if let (Some(dir), Some(_)) = (self.one_way, ucond) {
+                    // Every lane takes edge `dir` (`Gen::gen_block_body`): its arguments
+                    // only, written whole in a full group, for the group's lanes otherwise.
+                    let call = if dir { then_ } else { else_ };
+                    let vals = self.args_vals(grp, sc, call, true)?;
+                    self.store_args(grp, vals, None)?;
+                    return Ok(acc);
+                }
                 if let (Some(u), true) = (ucond, grp.full) {
                     // Decided once for the warp, in a full-warp loop: every lane of the group
                     // goes the same way, so the arguments of the taken edge are written whole

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Writes grid_stride's cases with their expected values, computed here on the host (a
+thread at a time: the loop has no cross-lane effects). in[j] = j + 1 (the case's iota), so
+every sum is an exact integer in f32."""
+
+
+def thread(gid, stride, n):
+    total, trips, i = 0, 0, gid
+    while i < n:
+        total += i + 1
+        trips += 1
+        i += stride
+    assert total < 2**24
+    return float(total), trips
+
+
+def case(name, grid, block, n, length, comment, extra=""):
+    stride = grid * block
+    sums, trips = [], []
+    for gid in range(stride):
+        s, t = thread(gid, stride, n)
+        sums.append(s)
+        trips.append(t)
+    fmt = lambda xs: ", ".join(repr(x) for x in xs)
+    text = f"""# {comment}
+# Expected values from gen.py (host arithmetic).
+ptx = "grid_stride.ptx"
+kernel = "grid_stride"
+grid = [{grid}, 1, 1]
+block = [{block}, 1, 1]
+args = [{{ buffer = "in" }}, {{ buffer = "sum" }}, {{ buffer = "trips" }}, {{ u32 = {n} }}]
+{extra}
+[buffers.in]
+type = "f32"
+len = {length}
+init = {{ iota = {{ start = 1, step = 1 }} }}
+
+[buffers.sum]
+type = "f32"
+len = {stride}
+
+[buffers.trips]
+type = "u32"
+len = {stride}
+
+[expect.sum]
+values = [{fmt(sums)}]
+tolerance = "exact"
+
+[expect.trips]
+values = [{fmt(trips)}]
+tolerance = "exact"
+"""
+    with open(f"{name}.toml", "w") as f:
+        f.write(text)
+
+
+case("grid_stride", 4, 64, 4 * 64 * 5, 4 * 64 * 5,
+     "Every lane takes 5 trips: each trip's exit test goes one way for the whole warp.")
+case("grid_stride_ragged", 3, 80, 1000, 1000,
+     "n = 1000, not a multiple of the warp nor of the stride 240: lanes take 4 or 5 trips, a "
+     "warp's last trip splits (gid 32..39 go on, 40..63 leave), and each CTA's last warp is "
+     "partial (80 threads).")
+case("grid_stride_lockstep", 3, 80, 1000, 1000,
+     "grid_stride_ragged in lockstep order.", "lockstep = true\n")
+case("grid_stride_small", 2, 48, 70, 70,
+     "n = 70 below the 96 threads: most lanes take no trip, some one; partial warps.")
+
+# A fault inside the loop: n = 1001 reads in[1000], one element past the buffer, once: thread
+# gid 1000 mod 240 = 40 (CTA 0, thread 40) in its fifth trip, when its warp's lanes 0..8 are
+# left in the loop and all of them leave after it.
+with open("grid_stride_fault.toml", "w") as f:
+    f.write(f"""# n = 1001 over a 1000-element buffer: thread 40 of CTA 0 reads one element past its end
+# in its fifth trip (1000 mod 240 = 40), the only access out of bounds.
+ptx = "grid_stride.ptx"
+kernel = "grid_stride"
+grid = [3, 1, 1]
+block = [80, 1, 1]
+args = [{{ buffer = "in" }}, {{ buffer = "sum" }}, {{ buffer = "trips" }}, {{ u32 = 1001 }}]
+
+[buffers.in]
+type = "f32"
+len = 1000
+init = {{ iota = {{ start = 1, step = 1 }} }}
+
+[buffers.sum]
+type = "f32"
+len = 240
+
+[buffers.trips]
+type = "u32"
+len = 240
+
+[expect_error]
+kind = "fault"
+contains = "by CTA (0,0,0) thread (40,0,0)"
+memcheck = true
+""")
+
+# A fault in a trip every lane of the warp stays for: n = 2000 over a 980-element buffer, so
+# warp 0 of CTA 0 (which runs first) reads past the end first, in its fifth trip (index
+# gid + 960), lanes 20..31; every lane's next index (gid + 1200) is below n.
+with open("grid_stride_fault_stay.toml", "w") as f:
+    f.write(f"""# n = 2000 over a 980-element buffer: CTA 0's warp 0 runs first and reads past the end
+# first, lanes 20 to 31 in their fifth trip (index gid + 960), a trip all of its lanes stay
+# in the loop after (gid + 1200 < 2000): thread 20 is named.
+ptx = "grid_stride.ptx"
+kernel = "grid_stride"
+grid = [3, 1, 1]
+block = [80, 1, 1]
+args = [{{ buffer = "in" }}, {{ buffer = "sum" }}, {{ buffer = "trips" }}, {{ u32 = 2000 }}]
+
+[buffers.in]
+type = "f32"
+len = 980
+init = {{ iota = {{ start = 1, step = 1 }} }}
+
+[buffers.sum]
+type = "f32"
+len = 240
+
+[buffers.trips]
+type = "u32"
+len = 240
+
+[expect_error]
+kind = "fault"
+contains = "by CTA (0,0,0) thread (20,0,0)"
+memcheck = true
+""")
