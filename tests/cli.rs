@@ -1061,8 +1061,13 @@ fn a_cluster_timeout_names_the_ctas_between_their_turns() {
     // 'barrier.cluster.wait'; which CTA had the turn when the limit passed depends on the
     // timing, so only the CTA, its warp and the line are checked, and that both engines
     // name the instruction (the interpreter said 'barrier wait' for a warp stopped during
-    // its turn at the wait's loop).
-    for (ptx, kernel, line, wait_line) in [(&cloop, "cloop", 8, 8), (&cspin, "cspin", 18, 15)] {
+    // its turn at the wait's loop). The yield point a CTA stopped at during its turn depends
+    // on the host's load, so any line of its loop is accepted (cloop's 7-9, cspin's spin
+    // loop 18-20); cspin's rank 1 waits at its `barrier.cluster.wait` on line 15.
+    for (ptx, kernel, lines, wait_lines) in [
+        (&cloop, "cloop", 7..=9, 7..=9),
+        (&cspin, "cspin", 18..=20, 15..=15),
+    ] {
         let ptx = ptx.display().to_string();
         for engine in ["jit", "interp"] {
             let o = ptxjit(&[
@@ -1084,12 +1089,16 @@ fn a_cluster_timeout_names_the_ctas_between_their_turns() {
             ]);
             let err = text(&o.stderr);
             assert_eq!(o.status.code(), Some(2), "{kernel} ({engine}): {err}");
-            let first = format!(
-                "error: {ptx}:{line}:3: kernel '{kernel}' exceeded the time limit of 1s: CTA ("
-            );
+            let first = |line| {
+                format!(
+                    "error: {ptx}:{line}:3: kernel '{kernel}' exceeded the time limit of 1s: CTA ("
+                )
+            };
             assert!(
-                err.contains(&first),
-                "{kernel} ({engine}): want {first:?} in:\n{err}"
+                lines.clone().any(|l| err.contains(&first(l))),
+                "{kernel} ({engine}): want {:?} (or lines to {}) in:\n{err}",
+                first(*lines.start()),
+                lines.end()
             );
             assert!(
                 !err.contains("no CTA was running"),
@@ -1109,8 +1118,10 @@ fn a_cluster_timeout_names_the_ctas_between_their_turns() {
                 .unwrap_or_default();
             assert!(
                 rank1.starts_with("  warp 0: lanes 0-31 ")
-                    && rank1.ends_with(&format!(" at line {wait_line}")),
-                "{kernel} ({engine}): CTA (1,0,0) at line {wait_line} wanted in:\n{err}"
+                    && wait_lines
+                        .clone()
+                        .any(|l| rank1.ends_with(&format!(" at line {l}"))),
+                "{kernel} ({engine}): CTA (1,0,0) at lines {wait_lines:?} wanted in:\n{err}"
             );
         }
     }
