@@ -583,6 +583,20 @@ pub(super) fn wide(b: &mut Builder, cx: &mut Cx, op: &str) -> Result<(), LowerEr
     }
 }
 
+/// The state-space modifiers of `ld`/`st` (PTX ISA §9.7.9.8-9 `.ss`), `.shared` and
+/// `.param` with their sub-spaces.
+const LD_SPACES: [&str; 9] = [
+    "global",
+    "shared",
+    "shared::cta",
+    "shared::cluster",
+    "local",
+    "const",
+    "param",
+    "param::entry",
+    "param::func",
+];
+
 /// The modifiers of ld, ldu and st (PTX ISA §9.7.9.8 to §9.7.9.10): those ptxjit decodes
 /// pass; those of the grammar it does not implement are "unsupported"; any other PTX modifier
 /// is illegal here (ptxas: "Illegal modifier '.rn' for instruction 'ld'"). (A word that is no
@@ -658,20 +672,7 @@ pub(super) fn check_space_mods(cx: &Cx) -> Result<(), LowerError> {
     }
     // One state space (PTX ISA §9.7.9.8 `.ss`; ptxas 13.5: "Unexpected number of state spaces
     // specified in instruction 'ld'" on `ld.shared.global.u32`).
-    let mut spaces = cx.mods.iter().filter(|m| {
-        matches!(
-            **m,
-            "global"
-                | "shared"
-                | "shared::cta"
-                | "shared::cluster"
-                | "local"
-                | "const"
-                | "param"
-                | "param::entry"
-                | "param::func"
-        )
-    });
+    let mut spaces = cx.mods.iter().filter(|m| LD_SPACES.contains(*m));
     if let (Some(a), Some(b)) = (spaces.next(), spaces.next()) {
         return Err(cx.bad(&format!("two state spaces ('.{a}', '.{b}')")));
     }
@@ -682,19 +683,11 @@ pub(super) fn check_space_mods(cx: &Cx) -> Result<(), LowerError> {
     // a memory order, cache operator or eviction hint ("... cannot be combined with modifier
     // '.weak'", "'.ca'", "'.L2::64B'", "'.evict_last'").
     if cx.has("proxy::readonly") {
-        if let Some(m) = cx.mods.iter().find(|m| {
-            matches!(
-                **m,
-                "shared"
-                    | "shared::cta"
-                    | "shared::cluster"
-                    | "local"
-                    | "const"
-                    | "param"
-                    | "param::entry"
-                    | "param::func"
-            )
-        }) {
+        if let Some(m) = cx
+            .mods
+            .iter()
+            .find(|m| **m != "global" && LD_SPACES.contains(*m))
+        {
             return Err(cx.bad(&format!(
                 "modifier '.proxy::readonly' cannot be applied to the .{m} space (.global or \
                  a generic address)"

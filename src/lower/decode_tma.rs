@@ -808,6 +808,12 @@ fn replace_alloc_class(b: &mut Builder, cx: &mut Cx, class: &str) -> R {
     Ok(())
 }
 
+/// The address of the allocation-class word of the tensor map at `a` (64-bit).
+fn alloc_class_word(b: &mut Builder, cx: &Cx, a: u32) -> u32 {
+    let off = b.konst(cx, Type::I64, ALLOC_CLASS_AT);
+    b.emit1(Op::IAdd {}, vec![a, off], Type::I64, cx.loc, &cx.ptx)
+}
+
 /// Writes allocation class `class` into the tensor map at `a` (in `space`): 1 for
 /// `.alloc_large`, 0 for `.alloc_small`; `.alloc_same` keeps the word.
 fn store_alloc_class(b: &mut Builder, cx: &Cx, a: u32, space: Space, class: &str) {
@@ -816,8 +822,7 @@ fn store_alloc_class(b: &mut Builder, cx: &Cx, a: u32, space: Space, class: &str
         "alloc_small" => 0,
         _ => return,
     };
-    let off = b.konst(cx, Type::I64, ALLOC_CLASS_AT);
-    let at = b.emit1(Op::IAdd {}, vec![a, off], Type::I64, cx.loc, &cx.ptx);
+    let at = alloc_class_word(b, cx, a);
     let v = b.konst(cx, Type::I32, value);
     b.emit(
         Op::Store { space, align: 4 },
@@ -886,8 +891,7 @@ fn query_alloc_class(b: &mut Builder, cx: &mut Cx) -> R {
     }
     let a = b.address(cx, 1, space)?;
     let a = b.coerce(cx, a, Type::I64, Some(Sign::Unsigned), cx.inst.span)?;
-    let off = b.konst(cx, Type::I64, ALLOC_CLASS_AT);
-    let at = b.emit1(Op::IAdd {}, vec![a, off], Type::I64, cx.loc, &cx.ptx);
+    let at = alloc_class_word(b, cx, a);
     let w = b.emit1(
         Op::Load { space, align: 4 },
         vec![at],

@@ -387,25 +387,7 @@ pub fn parse_file(text: &str) -> Result<Table, String> {
         let g = groups
             .last_mut()
             .ok_or_else(|| format!("line {line}: row before any '>>' header"))?;
-        let (i, o) = l
-            .split_once("->")
-            .ok_or_else(|| format!("line {line}: row needs '->'"))?;
-        let iv: Vec<&str> = i.split_whitespace().collect();
-        let ov: Vec<&str> = o.split_whitespace().collect();
-        if iv.len() != g.ins.len() || ov.len() != g.outs.len() {
-            return Err(format!(
-                "line {line}: expected {} inputs and {} outputs",
-                g.ins.len(),
-                g.outs.len()
-            ));
-        }
-        let mut ins = vec![];
-        for (s, (_, ty)) in iv.iter().zip(&g.ins) {
-            match parse_value(s, *ty) {
-                Some(Expect::Bits(b)) => ins.push(b),
-                _ => return Err(format!("line {line}: bad input '{s}'")),
-            }
-        }
+        let (ins, ov) = split_row(line, l, &g.ins, g.outs.len())?;
         let mut outs = vec![];
         for (s, (_, ty)) in ov.iter().zip(&g.outs) {
             let e = if g.tol.is_some() && ty.is_float() && !s.starts_with("0x") {
@@ -433,6 +415,36 @@ pub fn parse_file(text: &str) -> Result<Table, String> {
         }
     }
     Ok(Table { groups, warps })
+}
+
+/// A row `inputs -> outputs` of table line `line` (scalar and warp groups alike): the inputs
+/// parsed as the header's `ins` types, and the `n_outs` output words unparsed (their parsing
+/// differs: tolerances and `*` in scalar groups). Errors name the line.
+fn split_row<'a>(
+    line: usize,
+    row: &'a str,
+    ins: &[(String, Ty)],
+    n_outs: usize,
+) -> Result<(Vec<u64>, Vec<&'a str>), String> {
+    let (i, o) = row
+        .split_once("->")
+        .ok_or_else(|| format!("line {line}: row needs '->'"))?;
+    let iv: Vec<&str> = i.split_whitespace().collect();
+    let ov: Vec<&str> = o.split_whitespace().collect();
+    if iv.len() != ins.len() || ov.len() != n_outs {
+        return Err(format!(
+            "line {line}: expected {} inputs and {n_outs} outputs",
+            ins.len()
+        ));
+    }
+    let mut bits = vec![];
+    for (s, (_, ty)) in iv.iter().zip(ins) {
+        match parse_value(s, *ty) {
+            Some(Expect::Bits(b)) => bits.push(b),
+            _ => return Err(format!("line {line}: bad input '{s}'")),
+        }
+    }
+    Ok((bits, ov))
 }
 
 /// Prefix the table's register names with `%` (the opcode and modifiers are left alone).
@@ -1020,25 +1032,7 @@ fn parse_warp_line(w: &mut WarpGroup, l: &str, line: usize) -> Result<(), String
         .ok()
         .filter(|l| *l < 32)
         .ok_or_else(|| format!("line {line}: bad lane '{lane}'"))?;
-    let (i, o) = row
-        .split_once("->")
-        .ok_or_else(|| format!("line {line}: row needs '->'"))?;
-    let iv: Vec<&str> = i.split_whitespace().collect();
-    let ov: Vec<&str> = o.split_whitespace().collect();
-    if iv.len() != w.ins.len() || ov.len() != w.outs.len() {
-        return Err(format!(
-            "line {line}: expected {} inputs and {} outputs",
-            w.ins.len(),
-            w.outs.len()
-        ));
-    }
-    let mut ins = vec![];
-    for (s, (_, ty)) in iv.iter().zip(&w.ins) {
-        match parse_value(s, *ty) {
-            Some(Expect::Bits(b)) => ins.push(b),
-            _ => return Err(format!("line {line}: bad input '{s}'")),
-        }
-    }
+    let (ins, ov) = split_row(line, row, &w.ins, w.outs.len())?;
     let mut outs = vec![];
     for (s, (_, ty)) in ov.iter().zip(&w.outs) {
         outs.push(parse_value(s, *ty).ok_or_else(|| format!("line {line}: bad output '{s}'"))?);
