@@ -71,6 +71,7 @@ mod wgmma;
 
 type R = Result<(), LowerError>;
 
+#[cfg(feature = "fuzz")]
 pub(crate) use mma::{parse_shape, wmma_accumulators, wmma_spec_of, WMMA_SHAPES};
 #[cfg(test)]
 pub(crate) use tcgen05::OPERATIONS as TCGEN05_OPERATIONS;

@@ -45,6 +45,7 @@ pub(crate) use decode::wgmma_operands;
 pub(crate) use decode::TCGEN05_OPERATIONS;
 /// What the decoder knows of matrix shapes and fragments (the fuzz generator's `mma`/`wmma`
 /// forms take it from here).
+#[cfg(feature = "fuzz")]
 pub(crate) use decode::{parse_shape, wmma_accumulators, wmma_spec_of, WMMA_SHAPES};
 
 use crate::ir;
