@@ -6,6 +6,8 @@
 mod generated;
 #[path = "isa/harness.rs"]
 mod harness;
+#[path = "isa/warpgroup.rs"]
+mod warpgroup;
 
 use libtest_mimic::{Arguments, Trial};
 use std::path::PathBuf;

@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""Writes the warp-group tables (`; warps N`, `sdesc` inputs: tests/isa/warpgroup.rs):
+wgmma.isa (wgmma.mma_async with fence/commit_group/wait_group), tcgen05.isa (tcgen05.alloc/
+dealloc/relinquish_alloc_permit, ld/st, shift, cp, mma, commit) and mbarrier.isa (the mbarrier
+forms memory.isa does not hold).
+
+Every value is computed here from the PTX ISA text, independently of ptxjit:
+- shared-memory matrices: the "Matrix Descriptor Format" (start address, leading- and
+  stride-dimension byte offsets >> 4 at bits 0-13, 16-29, 32-45; swizzle mode at bits 62-63 for
+  wgmma: 0 none, 1 128-byte, 2 64-byte, 3 32-byte) and the canonical layouts of "Shared Memory
+  Matrix Layout" (K-major: ((8,m),(T,2k)):((1T,SBO),(1,LBO)) without swizzle,
+  ((8,m),(T,2k)):((xT,SBO),(1,T)) with an x·16-byte swizzle; MN-major without swizzle
+  ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO)); T = 128 bits / element bits, in elements), the swizzle
+  XORing address bits 4.. with bits 7.. (x = 2, 4, 8: one, two, three bits) — `canon_addr`;
+- the wgmma register fragments ("Register Fragments and Shared Memory Matrix Layouts"): warp w
+  of the warpgroup holds rows 16w..16w+15 of D; D element i of lane l: row 16w + l/4 + 8·(i/2 % 2),
+  column 8·(i/4) + 2·(l % 4) + i % 2; A from registers (.f16): mma.sync m16n8k16's A fragment
+  in each warp's 16 rows;
+- arithmetic as gen_warp.py (products exact, the sum over k ascending from D with one rounding
+  to nearest even in the accumulator type per step: docs/isa-notes.md "wgmma sum order");
+  integer sums exact then wrapped or clamped (.satfinite); .b1: popc of the AND;
+- tensor memory: the tcgen05.ld/st data-path layouts (PTX ISA "Matrix fragments for
+  tcgen05.ld/st", Figures 32x32b, 16x64b, 16x128b, 16x256b, 16x32bx2: lane l, register r →
+  (row, column) as `ldst_pos`, transcribed from the figures as tabulated publicly by Apache
+  TVM's tirx docs), the tcgen05.cp shapes' destination lanes (§9.7.16.2.3), the instruction
+  descriptor of tcgen05.mma (Table "Instruction descriptor format"), the D layouts (M = 128:
+  row i in lane i; M = 64: Layout F, row r in lane 32·(r/16) + r % 16);
+- mbarrier: the phase state machine of §9.7.13.15 (pending arrivals, tx-count, phase parity).
+
+Run from this directory: python3 gen_warpgroup.py (no numpy needed). Seeded, so stable.
+"""
+from fractions import Fraction as F
+
+import gen_warp as gw
+from gen_warp import Group, hx, f32s, value, mma_float, mma_int, pack, fmt_reg, M32
+from ieee_ref import encode
+
+R = gw.R
+
+
+def write(name, head, groups, version=None, target=None):
+    gw.write(name, head, groups, version, target)
+    with open(name) as f:
+        text = f.read().replace("Written by gen_warp.py", "Written by gen_warpgroup.py", 1)
+    with open(name, "w") as f:
+        f.write(text)
+
+# ---------------------------------------------------------------- shared-memory matrices
+
+SWZ_CODE = {1: 0, 8: 1, 4: 2, 2: 3}  # chunks per swizzle row -> wgmma's bits 62-63
+
+
+def desc(off, lbo, sbo, x=1):
+    """A wgmma matrix descriptor: image offset (start-address field), LBO, SBO, swizzle."""
+    return (off >> 4) | ((lbo >> 4) << 16) | ((sbo >> 4) << 32) | (SWZ_CODE[x] << 62)
+
+
+def swizzle(addr, x):
+    b = {1: 0, 2: 1, 4: 2, 8: 3}[x]
+    return addr ^ (((addr >> 7) & ((1 << b) - 1)) << 4)
+
+
+def canon_addr(mn, kk, ebits, lbo, sbo, x=1, mn_major=False):
+    """Bit address (relative to the start) of element (mn, kk) in a canonical layout."""
+    t = 128 // ebits
+    if not mn_major and x == 1:
+        byte = (mn % 8) * 16 + (mn // 8) * sbo + (kk // t) * lbo
+        bit = (kk % t) * ebits
+    elif not mn_major:
+        byte = (mn % 8) * 16 * x + (mn // 8) * sbo
+        bit = kk * ebits
+    else:
+        assert x == 1
+        byte = (mn // t) * sbo + (kk % 8) * 16 + (kk // 8) * lbo
+        bit = (mn % t) * ebits
+    byte += bit // 8
+    return swizzle(byte, x) * 8 + bit % 8
+
+
+def place(img, base, mat, ebits, lbo, sbo, x=1, mn_major=False, transpose=False):
+    """Write matrix `mat` (rows = MN index, cols = K index; `transpose`: mat is K x MN)."""
+    rows, cols = len(mat), len(mat[0])
+    for r in range(rows):
+        for c in range(cols):
+            mn, kk = (c, r) if transpose else (r, c)
+            a = base * 8 + canon_addr(mn, kk, ebits, lbo, sbo, x, mn_major)
+            v = mat[r][c] & ((1 << ebits) - 1)
+            if ebits < 8:
+                img[a // 8] |= v << (a % 8)
+            else:
+                for k in range(ebits // 8):
+                    img[a // 8 + k] = (v >> (8 * k)) & 0xFF
+
+
+def image_words(img):
+    """init lines: 32 words each, all-zero lines left out."""
+    out = {}
+    for o in range(0, len(img), 128):
+        ws = [int.from_bytes(bytes(img[p:p + 4]), "little") for p in range(o, o + 128, 4)]
+        if any(ws):
+            out[o] = ws
+    return out
+
+
+# ---------------------------------------------------------------- element values
+
+def rand_elem(ty):
+    if ty in ("f16", "bf16", "tf32", "e4m3", "e5m2"):
+        return gw.rand_float(ty)
+    return gw.rand_int(ty) & ((1 << gw.WIDTH[ty]) - 1)
+
+
+def elem_val(ty, bits):
+    if ty in ("s8",):
+        return bits - 256 if bits >> 7 else bits
+    if ty in ("u8", "b1"):
+        return bits
+    return value(ty, bits)
+
+
+# ---------------------------------------------------------------- wgmma
+
+def d_pos(lane, i):
+    w, l = lane // 32, lane % 32
+    return 16 * w + l // 4 + 8 * ((i // 2) % 2), 8 * (i // 4) + 2 * (l % 4) + i % 2
+
+
+def a_reg_pos(lane, e):  # .f16/.bf16 A from registers, k16
+    w, l = lane // 32, lane % 32
+    return 16 * w + l // 4 + 8 * ((e // 2) % 2), 2 * (l % 4) + e % 2 + 8 * (e // 4)
+
+
+def wgmma_group(at, bt, acc, k, *, n=8, scale_d=(1, 0), neg_a=False, a_regs=False, x=1,
+                b_mn_major=False, sat=False, op=None, cases=1):
+    m = 64
+    ebits = gw.WIDTH[at]
+    integer = acc == "s32"
+    # A at 0, B at 0x1000 (K-major; LBO/SBO as below); images 1024-aligned for the swizzles.
+    if x == 1:
+        a_lbo, a_sbo = 1024, 128   # K halves 1024 apart, 8-row groups contiguous
+        b_lbo, b_sbo = 128, 256
+    else:
+        a_lbo, a_sbo = 16, 128 * x  # LBO unused by swizzled K-major layouts
+        b_lbo, b_sbo = 16, 128 * x
+    if b_mn_major:
+        b_lbo, b_sbo = 256, 1024  # K groups of 8 rows 256 apart; N groups of T 1024 apart
+    a_off = 0
+    b_off = max(0x1000, 8 * 128 * x)  # past A's eight 8-row groups
+    size = b_off + 0x400
+    dt = acc
+    shape = f"m64n{n}k{k}"
+    nd = n // 2 if acc != "f16" else n // 4
+    dk = {"f32": "f32", "f16": "f16x2", "s32": "s32"}[acc]
+    ds = names_("d", nd)
+    sat_s = ".satfinite" if sat else ""
+    op_s = f".{op}.popc" if op else ""
+    typ = f"{dt}.{at}.{bt}"
+    if integer:
+        tail = "p"
+    elif at in ("f16", "bf16"):
+        tail = "p, %d, 1%s" % (-1 if neg_a else 1, "" if a_regs else ", 0") + \
+            (", 1" if b_mn_major else ", 0")
+    else:
+        tail = "p, %d, 1" % (-1 if neg_a else 1)
+    a_op = "{a0,a1,a2,a3}" if a_regs else "da"
+    ptx = (f"wgmma.fence.sync.aligned; wgmma.mma_async.sync.aligned.{shape}.{typ}{sat_s}{op_s} "
+           f"{{{','.join(ds)}}}, {a_op}, db, {tail}; wgmma.commit_group.sync.aligned; "
+           f"wgmma.wait_group.sync.aligned 0")
+    ins = ([f"{a}:f16x2" if at == "f16" else f"{a}:bf16x2" for a in names_("a", 4)]
+           if a_regs else ["da:sdesc"]) + ["db:sdesc", "p:pred"] + [f"{d}:{dk}" for d in ds]
+    head = f"{ptx} :: {' '.join(f'{d}:{dk}' for d in ds)} <- {' '.join(ins)} ; shared {size} ; warps 4"
+    what = (f"wgmma {shape} .{typ}{sat_s}{op_s}: A " + ("from registers" if a_regs else "from shared")
+            + (", imm-scale-a -1" if neg_a else "") + ({1: "", 2: ", 32-byte swizzle",
+                                                         4: ", 64-byte swizzle",
+                                                         8: ", 128-byte swizzle"}[x])
+            + (", B MN-major (imm-trans-b 1)" if b_mn_major else ""))
+    g = Group(what, head)
+    for sd in scale_d:
+        for _ in range(cases):
+            A = [[rand_elem(at) for _ in range(k)] for _ in range(m)]
+            B = [[rand_elem(bt) for _ in range(n)] for _ in range(k)]  # K x N
+            if integer:
+                C = [[R.randrange(-(1 << 20), 1 << 20) & M32 for _ in range(n)] for _ in range(m)]
+                if sat:  # push some sums past the 32-bit range
+                    C[0][0], C[1][1] = 0x7FFFFFF0, 0x80000010
+                Cv = [[(c - (1 << 32) if c >> 31 else c) if sd else 0 for c in row] for row in C]
+                Av = [[elem_val(at, v) for v in row] for row in A]
+                Bv = [[elem_val(bt, v) for v in row] for row in B]
+                D = mma_int(Av, Bv, Cv, sat, op)
+            else:
+                C = [[gw.rand_float(acc if acc != "f32" else "f32", -1, 4) for _ in range(n)]
+                     for _ in range(m)]
+                Av = [[(-1 if neg_a else 1) * elem_val(at, v) for v in row] for row in A]
+                Bv = [[elem_val(bt, v) for v in row] for row in B]
+                C0 = C if sd else [[0] * n for _ in range(m)]
+                D = mma_float(Av, Bv, C0, acc)
+            img = bytearray(size)
+            if not a_regs:
+                place(img, a_off, A, ebits, a_lbo, a_sbo, x)
+            place(img, b_off, B, ebits, b_lbo, b_sbo, x if not b_mn_major else 1,
+                  mn_major=b_mn_major, transpose=True)
+            da = desc(a_off, a_lbo, a_sbo, x)
+            db = desc(b_off, b_lbo, b_sbo, 1 if b_mn_major else x)
+            lanes = {}
+            for lane in range(128):
+                ew = 32 if acc != "f16" else 16
+                per = 32 // ew
+                cin = [C[r][c] for r, c in (d_pos(lane, i) for i in range(n // 2))]
+                dout = [D[r][c] for r, c in (d_pos(lane, i) for i in range(n // 2))]
+                cin = [pack(cin[j:j + per], ew) for j in range(0, len(cin), per)]
+                dout = [pack(dout[j:j + per], ew) for j in range(0, len(dout), per)]
+                ins_s = []
+                if a_regs:
+                    el = [A[r][c] for r, c in (a_reg_pos(lane, e) for e in range(8))]
+                    ins_s += [fmt_reg(at + "x2", pack(el[j:j + 2], 16)) for j in range(0, 8, 2)]
+                else:
+                    ins_s.append(hx(da, 16))
+                ins_s += [hx(db, 16), str(sd)] + [fmt_reg(dk, v) for v in cin]
+                lanes[lane] = (ins_s, [fmt_reg(dk, v) for v in dout])
+            g.case(f"scale-d {sd}" + ("" if sd else " (D = A·B, the d inputs not read)"), lanes,
+                   init=image_words(img))
+    return g
+
+
+def names_(p, n):
+    return [f"{p}{k}" for k in range(n)]
+
+
+def gen_wgmma():
+    R.seed(3401)
+    gs = [
+        wgmma_group("f16", "f16", "f32", 16),
+        wgmma_group("f16", "f16", "f32", 16, scale_d=(1,), neg_a=True),
+        wgmma_group("f16", "f16", "f32", 16, scale_d=(1,), a_regs=True),
+        wgmma_group("f16", "f16", "f16", 16),
+        wgmma_group("f16", "f16", "f32", 16, scale_d=(1,), b_mn_major=True),
+        wgmma_group("bf16", "bf16", "f32", 16, scale_d=(1,)),
+        wgmma_group("tf32", "tf32", "f32", 8, scale_d=(1,)),
+        wgmma_group("e4m3", "e5m2", "f32", 32, scale_d=(1,)),
+        wgmma_group("s8", "u8", "s32", 32, scale_d=(1, 0)),
+        wgmma_group("s8", "s8", "s32", 32, scale_d=(1,), sat=True),
+        wgmma_group("b1", "b1", "s32", 256, scale_d=(1,), op="and"),
+        wgmma_group("f16", "f16", "f32", 16, scale_d=(1,), x=2),
+        wgmma_group("f16", "f16", "f32", 16, scale_d=(1,), x=4),
+        wgmma_group("f16", "f16", "f32", 16, scale_d=(1,), x=8),
+    ]
+    write("wgmma.isa", """
+wgmma.mma_async m64n8kK (PTX ISA §9.7.15 "Asynchronous Warpgroup Level Matrix Multiply-
+Accumulate": §9.7.15.5.1 "Register Fragments and Shared Memory Matrix Layouts" (D fragment,
+A-in-registers fragment, canonical K-/MN-major layouts, swizzle modes), §9.7.15.5.1.2 "Matrix
+Descriptor Format", §9.7.15.6 wgmma.mma_async, §9.7.15.7 fence/commit_group/wait_group).
+One CTA of 4 warps (a warpgroup) per case; A and B are written into the .shared image by
+gen_warpgroup.py's canon_addr (the ISA's canonical layouts and swizzles), the descriptors'
+start addresses are image offsets (`sdesc`). D = A·B + C on the host: products exact, the
+floating-point sum from C over k = 0, 1, ... with one rounding to nearest even in the
+accumulator type per step (docs/isa-notes.md, "wgmma sum order"; the ISA leaves the order
+unspecified); integer sums exact, wrapped to 32 bits or clamped (.satfinite); .b1 .and.popc.""",
+          gs, version="8.7", target="sm_90a")
+
+
+if __name__ == "__main__":
+    gen_wgmma()
