@@ -258,5 +258,148 @@ unspecified); integer sums exact, wrapped to 32 bits or clamped (.satfinite); .b
           gs, version="8.7", target="sm_90a")
 
 
+# ---------------------------------------------------------------- tcgen05.ld / tcgen05.st
+
+def ldst_pos(shape, l, r, half=0):
+    """(row, column) of register r of lane l for one .x1 atom, relative to the address."""
+    g, t = l // 4, l % 4
+    if shape == "32x32b":
+        return l, r
+    if shape == "16x64b":
+        return g + 8 * (l % 2), (l // 2) % 2 + 2 * r
+    if shape == "16x128b":
+        return g + 8 * (r % 2), t + 4 * (r // 2)
+    if shape == "16x256b":
+        return g + 8 * ((r // 2) % 2), r % 2 + 2 * t + 8 * (r // 4)
+    if shape == "16x32bx2":
+        return l % 16, r + half * (l // 16)
+    raise ValueError(shape)
+
+
+# registers and columns of one .x1 atom
+ATOM = {"32x32b": (1, 1), "16x64b": (1, 2), "16x128b": (2, 4), "16x256b": (4, 8),
+        "16x32bx2": (1, 1)}
+
+
+def ldst_cells(shape, num, half):
+    """lane -> [(row, column)] of the lane's registers for shape.num (atoms side by side)."""
+    regs, cols = ATOM[shape]
+    out = {}
+    for l in range(32):
+        cells = []
+        for a in range(num):
+            for r in range(regs):
+                row, col = ldst_pos(shape, l, r, half)
+                cells.append((row, col + a * cols))
+        out[l] = cells
+    return out
+
+
+ALLOC = ("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [s], 32; "
+         "tcgen05.fence::before_thread_sync; bar.warp.sync 0xffffffff; "
+         "tcgen05.fence::after_thread_sync; ld.shared.b32 ta, [s]")
+FREE = ("tcgen05.dealloc.cta_group::1.sync.aligned.b32 ta, 32; "
+        "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned")
+BG = 16  # background columns written and read back with .32x32b.x16
+
+
+def regs_list(p, n):
+    return "{" + ",".join(f"{p}{k}" for k in range(n)) + "}"
+
+
+def ldst_group(shape, num, store, lane0, col0, pack=False, half=8):
+    """store: st of `shape` between a .32x32b store of the background and a .32x32b load;
+    else: a .32x32b store of random words, then ld of `shape`. pack: .pack::16b on the load
+    (.unpack::16b on the store): two 16-bit halves per register, from adjacent columns."""
+    regs, _ = ATOM[shape]
+    n = regs * num
+    cells = ldst_cells(shape, num, half)
+    off = (lane0 << 16) | col0
+    imm = f", {half}" if shape == "16x32bx2" else ""
+    pk = (".unpack::16b" if store else ".pack::16b") if pack else ""
+    form = f"{shape}.x{num}{pk}.b32"
+    if store:
+        body = (f"tcgen05.st.sync.aligned.32x32b.x{BG}.b32 [ta], {regs_list('b', BG)}; "
+                f"tcgen05.wait::st.sync.aligned; add.u32 tb, ta, {off:#x}; "
+                f"tcgen05.st.sync.aligned.{form} [tb]{imm}, {regs_list('x', n)}; "
+                f"tcgen05.wait::st.sync.aligned; "
+                f"tcgen05.ld.sync.aligned.32x32b.x{BG}.b32 {regs_list('o', BG)}, [ta]; "
+                f"tcgen05.wait::ld.sync.aligned")
+        outs = [f"o{k}:b32" for k in range(BG)]
+        ins = ["s:sptr"] + [f"b{k}:b32" for k in range(BG)] + [f"x{k}:b32" for k in range(n)]
+    else:
+        body = (f"tcgen05.st.sync.aligned.32x32b.x{BG}.b32 [ta], {regs_list('b', BG)}; "
+                f"tcgen05.wait::st.sync.aligned; add.u32 tb, ta, {off:#x}; "
+                f"tcgen05.ld.sync.aligned.{form} {regs_list('o', n)}, [tb]{imm}; "
+                f"tcgen05.wait::ld.sync.aligned")
+        outs = [f"o{k}:b32" for k in range(n)]
+        ins = ["s:sptr"] + [f"b{k}:b32" for k in range(BG)]
+    head = (f"{ALLOC}; {body}; {FREE} :: {' '.join(outs)} <- {' '.join(ins)} ; shared 16 "
+            f"; regs ta:b32 tb:b32")
+    what = ((f"tcgen05.st .{form} at lane {lane0}, column {col0}" + (f" (second half at +{half})"
+             if shape == "16x32bx2" else "") + ": the cells it writes, read back with .32x32b")
+            if store else
+            (f"tcgen05.ld .{form} at lane {lane0}, column {col0}" + (f" (second half at +{half})"
+             if shape == "16x32bx2" else "") + ": cells written with .32x32b"))
+    g = Group(what, head)
+    bg = [[R.randrange(1 << 32) for _ in range(BG)] for _ in range(32)]
+    tm = [row[:] for row in bg]
+    lanes = {}
+    if store:
+        xs = [[R.randrange(1 << 32) for _ in range(n)] for _ in range(32)]
+        for l in range(32):
+            for r, (row, col) in enumerate(cells[l]):
+                v = xs[l][r]
+                if pack:  # unpack: the low half to column 2c, the high half to 2c + 1
+                    tm[lane0 + row][col0 + 2 * col] = v & 0xFFFF
+                    tm[lane0 + row][col0 + 2 * col + 1] = v >> 16
+                else:
+                    tm[lane0 + row][col0 + col] = v
+        for l in range(32):
+            lanes[l] = (["0x0"] + [hx(v) for v in bg[l]] + [hx(v) for v in xs[l]],
+                        [hx(v) if not pack or tm[l][c] == bg[l][c] else "*"
+                         for c, v in enumerate(tm[l])])
+    else:
+        for l in range(32):
+            outs_v = []
+            for row, col in cells[l]:
+                if pack:
+                    lo = tm[lane0 + row][col0 + 2 * col] & 0xFFFF
+                    hi = tm[lane0 + row][col0 + 2 * col + 1] & 0xFFFF
+                    outs_v.append(lo | hi << 16)
+                else:
+                    outs_v.append(tm[lane0 + row][col0 + col])
+            lanes[l] = (["0x0"] + [hx(v) for v in bg[l]], [hx(v) for v in outs_v])
+    g.case("random words", lanes, expect={0: ["*"]})
+    return g
+
+
+def gen_tcgen05():
+    R.seed(3402)
+    gs = []
+    for shape, lane0, col0 in [("32x32b", 0, 4), ("16x64b", 16, 4), ("16x128b", 0, 4),
+                               ("16x256b", 16, 0), ("16x32bx2", 16, 2)]:
+        for num in (1, 2):
+            for store in (False, True):
+                gs.append(ldst_group(shape, num, store, lane0, col0))
+    for shape in ("32x32b", "16x64b"):
+        gs.append(ldst_group(shape, 2, False, 0, 4, pack=True))
+        gs.append(ldst_group(shape, 2, True, 0, 4, pack=True))
+    write("tcgen05.isa", """
+tcgen05 (PTX ISA §9.7.16 "TensorCore 5th Generation Family Instructions": §9.7.16.7.1
+tcgen05.alloc/dealloc/relinquish_alloc_permit, §9.7.16.8.3 tcgen05.ld, §9.7.16.8.4 tcgen05.st,
+§9.7.16.2.3 "Matrix fragments for tcgen05.ld/st" (the data-path layouts of shapes 32x32b,
+16x64b, 16x128b, 16x256b, 16x32bx2), .pack::16b/.unpack::16b). Each snippet allocates 32
+columns (the address through the .shared word at 0, expected '*'), writes a background with
+.32x32b.x16 (lane = the thread, column = the register: the reference layout), then stores or
+loads one shape at a lane/column offset and reads the cells back with .32x32b.x16, and frees
+the columns. The lane/register -> (row, column) maps are gen_warpgroup.py's ldst_pos, the ISA
+figures transcribed (as Apache TVM's tirx docs tabulate them; 16x32bx2: lanes 0-15 rows 0-15 of
+the first half, lanes 16-31 those of the half at the immediate offset). .unpack::16b writes the
+register's halves to two adjacent columns (the other 16 bits of each column unspecified: '*').""",
+          gs, version="8.8", target="sm_100a")
+
+
 if __name__ == "__main__":
     gen_wgmma()
+    gen_tcgen05()
