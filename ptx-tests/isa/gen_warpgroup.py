@@ -374,6 +374,167 @@ def ldst_group(shape, num, store, lane0, col0, pack=False, half=8):
     return g
 
 
+def shift_group():
+    """tcgen05.shift.down by lane 0: in the 32 lanes of the address, 8 columns from its column,
+    lane i + 1 takes lane i's words (i = 0..30); lane 0's words are unspecified ('*')."""
+    col0 = 8
+    head = (f"{ALLOC}; tcgen05.st.sync.aligned.32x32b.x{BG}.b32 [ta], {regs_list('b', BG)}; "
+            f"tcgen05.wait::st.sync.aligned; add.u32 tb, ta, {col0}; "
+            f"@q tcgen05.shift.cta_group::1.down [tb]; "
+            f"tcgen05.ld.sync.aligned.32x32b.x{BG}.b32 {regs_list('o', BG)}, [ta]; "
+            f"tcgen05.wait::ld.sync.aligned; {FREE} :: "
+            + " ".join(f"o{k}:b32" for k in range(BG)) + " <- s:sptr q:pred "
+            + " ".join(f"b{k}:b32" for k in range(BG)) + " ; shared 16 ; regs ta:b32 tb:b32")
+    g = Group("tcgen05.shift.cta_group::1.down (issued by lane 0) at column 8: columns 8-15 move "
+              "down one lane", head)
+    bg = [[R.randrange(1 << 32) for _ in range(BG)] for _ in range(32)]
+    lanes = {}
+    for l in range(32):
+        outs = [hx(bg[l][c]) if not col0 <= c < col0 + 8 else
+                ("*" if l == 0 else hx(bg[l - 1][c])) for c in range(BG)]
+        lanes[l] = (["0x0", str(int(l == 0))] + [hx(v) for v in bg[l]], outs)
+    g.case("random words", lanes, expect={0: ["*"]})
+    return g
+
+
+# A CTA of 4 warps around tensor memory: warp 0 allocates (its lanes' input w0 = 1), every
+# warp writes a background into its own 32 lanes with .32x32b (input lw = its lane base << 16),
+# thread 0 (input q) initializes the mbarrier at shared 8, issues the operation and
+# tcgen05.commit, every thread waits for phase 0 and reads its lanes back.
+def cta_snippet(op, ncols, nbg):
+    return (f"@w0 tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [s], {ncols}; "
+            f"@q mbarrier.init.shared::cta.b64 [mb], 1; "
+            f"tcgen05.fence::before_thread_sync; bar.sync 0; tcgen05.fence::after_thread_sync; "
+            f"ld.shared.b32 ta, [s]; add.u32 tb, ta, lw; "
+            f"tcgen05.st.sync.aligned.32x32b.x{nbg}.b32 [tb], {regs_list('b', nbg)}; "
+            f"tcgen05.wait::st.sync.aligned; "
+            f"tcgen05.fence::before_thread_sync; bar.sync 0; tcgen05.fence::after_thread_sync; "
+            f"{op}; "
+            f"@q tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mb]; "
+            f"ISA_WAIT: mbarrier.try_wait.parity.shared::cta.b64 pw, [mb], 0; @!pw bra ISA_WAIT; "
+            f"tcgen05.fence::after_thread_sync; "
+            f"tcgen05.ld.sync.aligned.32x32b.x{nbg}.b32 {regs_list('o', nbg)}, [tb]; "
+            f"tcgen05.wait::ld.sync.aligned; "
+            f"tcgen05.fence::before_thread_sync; bar.sync 0; tcgen05.fence::after_thread_sync; "
+            f"@w0 tcgen05.dealloc.cta_group::1.sync.aligned.b32 ta, {ncols}; "
+            f"@w0 tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned")
+
+
+def cta_head(op, ncols, nbg, extra_ins, size):
+    return (cta_snippet(op, ncols, nbg) + " :: " + " ".join(f"o{k}:b32" for k in range(nbg))
+            + " <- s:sptr mb:sptr w0:pred q:pred lw:u32 " + " ".join(extra_ins) + " "
+            + " ".join(f"b{k}:b32" for k in range(nbg))
+            + f" ; shared {size} ; warps 4 ; regs ta:b32 tb:b32 pw:pred")
+
+
+def cta_lane_ins(lane):
+    w = lane // 32
+    return ["0x0", "0x8", str(int(w == 0)), str(int(lane == 0)), hx((32 * w) << 16)]
+
+
+CP_DEST = {  # shape -> (rows, bytes per row, row -> destination lanes)
+    "128x256b": (128, 32, lambda r: [r]),
+    "4x256b": (4, 32, lambda r: [32 * r]),
+    "128x128b": (128, 16, lambda r: [r]),
+    "64x128b.warpx2::02_13": (64, 16, lambda r: [r, 64 + r]),
+    "64x128b.warpx2::01_23": (64, 16, lambda r: [64 * (r // 32) + r % 32, 64 * (r // 32) + r % 32 + 32]),
+    "32x128b.warpx4": (32, 16, lambda r: [r, 32 + r, 64 + r, 96 + r]),
+}
+
+
+def tc_desc(off, lbo, sbo):
+    """A tcgen05 shared-memory descriptor without swizzle (bits 46-48: the fixed 0b001)."""
+    return (off >> 4) | ((lbo >> 4) << 16) | ((sbo >> 4) << 32) | (1 << 46)
+
+
+def cp_group(shape):
+    rows, rb, dest = CP_DEST[shape]
+    nbg = 8
+    lbo, sbo = 0x800, 0x80  # second 16 bytes of a row 0x800 on; 8-row groups 128 bytes apart
+    base = 0x400
+    size = 0x1400
+    op = f"@q tcgen05.cp.cta_group::1.{shape} [ta], sd"
+    g = Group(f"tcgen05.cp.cta_group::1.{shape} (thread 0) from a K-major canonical layout "
+              f"(LBO {lbo:#x}, SBO {sbo:#x}; row r's word w to column w of the row's lanes)",
+              cta_head(op, 32, nbg, ["sd:sdesc"], size))
+    img = bytearray(size)
+    src = [[R.randrange(256) for _ in range(rb)] for _ in range(rows)]
+    place(img, base, src, 8, lbo, sbo)
+    bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
+    tm = [row[:] for row in bg]
+    for r in range(rows):
+        words = [int.from_bytes(bytes(src[r][4 * k:4 * k + 4]), "little") for k in range(rb // 4)]
+        for ln in dest(r):
+            tm[ln][:rb // 4] = words
+    d = tc_desc(base, lbo, sbo)
+    lanes = {l: (cta_lane_ins(l) + [hx(d, 16)] + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]])
+             for l in range(128)}
+    g.case("random bytes", lanes, init=image_words(img), expect={0: ["*"] * 4})
+    return g
+
+
+# tcgen05.mma kinds: (A/B format codes of the instruction descriptor, D format code, K)
+IDESC_FMT = {"f16": 0, "bf16": 1, "tf32": 2, "e4m3": 0, "e5m2": 1, "u8": 0, "s8": 1}
+
+
+def idesc(dfmt, at, bt, m, n, sat=False, neg_a=False):
+    """The instruction descriptor of .kind::f16/tf32/f8f6f4/i8 (PTX ISA Table "Instruction
+    descriptor format"): bit 3 saturate, 4-5 D format (0 f16, 1 f32, 2 s32), 7-9 A format,
+    10-12 B format, 13 negate A, 15/16 transpose A/B (0: K-major), 17-22 N >> 3, 24-28 M >> 4."""
+    return (int(sat) << 3 | dfmt << 4 | IDESC_FMT[at] << 7 | IDESC_FMT[bt] << 10
+            | int(neg_a) << 13 | (n >> 3) << 17 | (m >> 4) << 24)
+
+
+def mma_group(kind, at, bt, acc, m, n, k, enable_d=1, sat=False, ws=False, neg_a=False):
+    ebits = gw.WIDTH[at]
+    integer = acc == "s32"
+    a_lbo, a_sbo = 0x1000, 0x80  # A: K halves 0x1000 apart, 8-row groups 128 bytes apart
+    b_lbo, b_sbo = max(0x200, (n // 8) * 0x80), 0x80
+    a_off, b_off = 0x400, 0x2000 + 0x400
+    size = 0x3000
+    nbg = n  # D columns read back
+    dfmt = {"f16": 0, "f32": 1, "s32": 2}[acc]
+    idv = idesc(dfmt, at, bt, m, n, sat, neg_a)
+    ws_s = ".ws" if ws else ""
+    op = f"@q tcgen05.mma{ws_s}.cta_group::1.kind::{kind} [ta], da, db, id, pe"
+    head = cta_head(op, 32 if n <= 32 else 64, nbg,
+                    ["da:sdesc", "db:sdesc", "id:b32", "pe:pred"], size)
+    g = Group(f"tcgen05.mma{ws_s}.cta_group::1.kind::{kind} M={m} N={n} K={k}, {at} x {bt} -> "
+              f"{acc}" + (" .satfinite (idesc bit 3)" if sat else "")
+              + (" negate A (idesc bit 13)" if neg_a else "")
+              + f", enable-input-d {enable_d} (thread 0; commit; D read back with .32x32b)", head)
+    A = [[rand_elem(at) for _ in range(k)] for _ in range(m)]
+    B = [[rand_elem(bt) for _ in range(n)] for _ in range(k)]
+    if integer:
+        C = [[R.randrange(-(1 << 20), 1 << 20) & M32 for _ in range(n)] for _ in range(m)]
+        if sat:
+            C[0][0], C[1][1] = 0x7FFFFFF0, 0x80000010
+        Cv = [[(c - (1 << 32) if c >> 31 else c) if enable_d else 0 for c in row] for row in C]
+        D = mma_int([[elem_val(at, v) for v in row] for row in A],
+                    [[elem_val(bt, v) for v in row] for row in B], Cv, sat)
+    else:
+        C = [[gw.rand_float("f32", -1, 4) for _ in range(n)] for _ in range(m)]
+        Av = [[(-1 if neg_a else 1) * elem_val(at, v) for v in row] for row in A]
+        D = mma_float(Av, [[elem_val(bt, v) for v in row] for row in B],
+                      C if enable_d else [[0] * n for _ in range(m)], acc)
+    img = bytearray(size)
+    place(img, a_off, A, ebits, a_lbo, a_sbo)
+    place(img, b_off, B, ebits, b_lbo, b_sbo, transpose=True)
+    # D's lanes: M = 128 (Layout D) row i in lane i; M = 64 (Layout F) row r in lane
+    # 32·(r/16) + r % 16; other lanes keep their background.
+    lane_of = (lambda r: r) if m == 128 else (lambda r: 32 * (r // 16) + r % 16)
+    bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
+    tm = [row[:] for row in bg]
+    for r in range(m):
+        bg[lane_of(r)] = C[r][:]
+        tm[lane_of(r)] = D[r][:]
+    da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
+    lanes = {l: (cta_lane_ins(l) + [hx(da, 16), hx(db, 16), hx(idv), str(enable_d)]
+                 + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]]) for l in range(128)}
+    g.case("random inputs", lanes, init=image_words(img), expect={0: ["*"] * 4})
+    return g
+
+
 def gen_tcgen05():
     R.seed(3402)
     gs = []
@@ -385,6 +546,20 @@ def gen_tcgen05():
     for shape in ("32x32b", "16x64b"):
         gs.append(ldst_group(shape, 2, False, 0, 4, pack=True))
         gs.append(ldst_group(shape, 2, True, 0, 4, pack=True))
+    gs.append(shift_group())
+    for shape in CP_DEST:
+        gs.append(cp_group(shape))
+    gs += [
+        mma_group("f16", "f16", "f16", "f32", 128, 16, 16),
+        mma_group("f16", "f16", "f16", "f32", 128, 16, 16, enable_d=0),
+        mma_group("f16", "bf16", "bf16", "f32", 64, 8, 16),
+        mma_group("f16", "f16", "f16", "f32", 128, 16, 16, neg_a=True),
+        mma_group("tf32", "tf32", "tf32", "f32", 128, 16, 8),
+        mma_group("i8", "s8", "u8", "s32", 128, 16, 32),
+        mma_group("i8", "s8", "s8", "s32", 64, 16, 32, sat=True),
+        mma_group("f8f6f4", "e4m3", "e5m2", "f32", 128, 16, 32),
+        mma_group("f16", "f16", "f16", "f32", 128, 64, 16, ws=True),
+    ]
     write("tcgen05.isa", """
 tcgen05 (PTX ISA §9.7.16 "TensorCore 5th Generation Family Instructions": §9.7.16.7.1
 tcgen05.alloc/dealloc/relinquish_alloc_permit, §9.7.16.8.3 tcgen05.ld, §9.7.16.8.4 tcgen05.st,
