@@ -575,6 +575,145 @@ register's halves to two adjacent columns (the other 16 bits of each column unsp
           gs, version="8.8", target="sm_100a")
 
 
+# ---------------------------------------------------------------- mbarrier
+# §9.7.13.15: init(c) starts phase 0 with c pending arrivals and tx-count 0; arrive(a) lowers
+# the pending count by a, expect-tx(n) raises the tx-count by n, complete-tx(n) lowers it; the
+# phase completes when both are 0: the phase parity flips and the pending count is c again.
+# A state token is the object's state before the arrive-on ("prior to the arrive-on
+# operation"); pending_count reads its pending count. test_wait/try_wait with a token: true when
+# the token's phase has completed; .parity P: true when the phase of parity P has completed
+# (the current phase's parity differs from P).
+
+class Mbar:
+    def __init__(self, c):
+        self.c, self.pending, self.tx, self.phase = c, c, 0, 0
+
+    def _check(self):
+        if self.pending == 0 and self.tx == 0:
+            self.phase += 1
+            self.pending = self.c
+
+    def arrive(self, a=1):
+        token = (self.phase, self.pending)
+        self.pending -= a
+        self._check()
+        return token
+
+    def expect_tx(self, n):
+        self.tx += n
+
+    def complete_tx(self, n):
+        self.tx -= n
+        self._check()
+
+    def parity_done(self, p):
+        return int(self.phase % 2 != p)
+
+    def token_done(self, token):
+        return int(self.phase > token[0])
+
+
+MB = "mbarrier.{}.shared::cta.b64"
+
+
+def gen_mbarrier():
+    gs = []
+    g = Group("expect_tx then arrive: phase 0 completes only when complete_tx brings the "
+              "tx-count back to 0 (lane 0 alone)",
+              f"{MB.format('init')} [m], 1; {MB.format('expect_tx')} [m], n; "
+              f"{MB.format('arrive')} t, [m]; {MB.format('test_wait.parity')} p0, [m], 0; "
+              f"{MB.format('complete_tx')} [m], c; {MB.format('test_wait.parity')} p1, [m], 0"
+              " :: p0:pred p1:pred <- m:sptr n:u32 c:u32 ; shared 16 ; regs t:b64")
+    for n, c in [(16, 16), (32, 8), (0, 0), (1000, 1000)]:
+        b = Mbar(1)
+        b.expect_tx(n)
+        b.arrive()
+        p0 = b.parity_done(0)
+        b.complete_tx(c)
+        p1 = b.parity_done(0)
+        g.case(f"expect {n}, complete {c}", {0: (["0x8", str(n), str(c)], [str(p0), str(p1)])},
+               expect={0x8: ["*", "*"]})
+    gs.append(g)
+    g = Group("arrive.expect_tx (one operation: expect-tx, then the arrival), complete_tx in two "
+              "parts",
+              f"{MB.format('init')} [m], 1; {MB.format('arrive.expect_tx')} t, [m], n; "
+              f"{MB.format('complete_tx')} [m], c; {MB.format('test_wait.parity')} p0, [m], 0; "
+              f"{MB.format('complete_tx')} [m], d; {MB.format('test_wait.parity')} p1, [m], 0"
+              " :: p0:pred p1:pred <- m:sptr n:u32 c:u32 d:u32 ; shared 16 ; regs t:b64")
+    for n, c, d in [(64, 32, 32), (64, 64, 0), (48, 16, 16)]:
+        b = Mbar(1)
+        b.expect_tx(n)
+        b.arrive()
+        b.complete_tx(c)
+        p0 = b.parity_done(0)
+        b.complete_tx(d)
+        p1 = b.parity_done(0)
+        g.case(f"expect {n}, complete {c} + {d}",
+               {0: (["0x0", str(n), str(c), str(d)], [str(p0), str(p1)])}, expect={0: ["*", "*"]})
+    gs.append(g)
+    g = Group("arrive with a count, pending_count of each token (the pending count before the "
+              "arrival), test_wait.parity 0/1 afterwards (lane 0 alone)",
+              f"{MB.format('init')} [m], c; {MB.format('arrive')} t1, [m], a; "
+              f"mbarrier.pending_count.b64 n1, t1; {MB.format('arrive')} t2, [m], b; "
+              f"mbarrier.pending_count.b64 n2, t2; {MB.format('test_wait.parity')} p0, [m], 0; "
+              f"{MB.format('test_wait.parity')} p1, [m], 1"
+              " :: n1:u32 n2:u32 p0:pred p1:pred <- m:sptr c:u32 a:u32 b:u32 ; shared 16"
+              " ; regs t1:b64 t2:b64")
+    for c, a, bb in [(5, 2, 1), (5, 2, 3), (4, 4, 1), (3, 3, 3), (1000, 1, 998)]:
+        b = Mbar(c)
+        t1 = b.arrive(a)
+        t2 = b.arrive(bb)
+        g.case(f"count {c}, arrivals {a} and {bb}",
+               {0: (["0x0", str(c), str(a), str(bb)],
+                    [str(t1[1]), str(t2[1]), str(b.parity_done(0)), str(b.parity_done(1))])},
+               expect={0: ["*", "*"]})
+    gs.append(g)
+    g = Group("test_wait and try_wait with a state token: false while the token's phase is "
+              "pending, true once it completed (count 2, lane 0 arrives twice)",
+              f"{MB.format('init')} [m], 2; {MB.format('arrive')} t, [m]; "
+              f"{MB.format('test_wait')} p0, [m], t; {MB.format('arrive')} u, [m]; "
+              f"{MB.format('test_wait')} p1, [m], t; {MB.format('try_wait')} p2, [m], t; "
+              f"{MB.format('try_wait.parity')} p3, [m], 0"
+              " :: p0:pred p1:pred p2:pred p3:pred <- m:sptr ; shared 16 ; regs t:b64 u:b64")
+    b = Mbar(2)
+    t = b.arrive()
+    p0 = b.token_done(t)
+    b.arrive()
+    g.case("", {0: (["0x8"], [str(p0), str(b.token_done(t)), str(b.token_done(t)),
+                             str(b.parity_done(0))])}, expect={0x8: ["*", "*"]})
+    gs.append(g)
+    g = Group("inval, then init again: the object starts over (count 1, one arrival completes "
+              "phase 0)",
+              f"{MB.format('init')} [m], 3; {MB.format('arrive')} t, [m]; {MB.format('inval')} [m]; "
+              f"{MB.format('init')} [m], 1; {MB.format('arrive')} t, [m]; "
+              f"{MB.format('test_wait.parity')} p0, [m], 0"
+              " :: p0:pred <- m:sptr ; shared 16 ; regs t:b64")
+    b = Mbar(1)
+    b.arrive()
+    g.case("", {0: (["0x0"], [str(b.parity_done(0))])}, expect={0: ["*", "*"]})
+    gs.append(g)
+    g = Group("two warps: thread 0 initializes count c, every thread arrives once "
+              "(bar.sync between), then every thread tests parity 0",
+              f"@q {MB.format('init')} [m], c; bar.sync 0; {MB.format('arrive')} t, [m]; "
+              f"bar.sync 0; {MB.format('test_wait.parity')} p0, [m], 0"
+              " :: p0:pred <- m:sptr q:pred c:u32 ; shared 16 ; warps 2 ; regs t:b64")
+    for c in (64, 65, 32):
+        b = Mbar(c)
+        for _ in range(64):
+            b.arrive()
+        g.case(f"count {c}", {l: (["0x8", str(int(l == 0)), str(c)], [str(b.parity_done(0))])
+                              for l in range(64)}, expect={0x8: ["*", "*"]})
+    gs.append(g)
+    write("mbarrier.isa", """
+mbarrier (PTX ISA §9.7.13.15 "Parallel Synchronization and Communication Instructions:
+mbarrier": init, arrive (with a count), arrive.expect_tx, expect_tx, complete_tx, test_wait and
+try_wait (state token and .parity), pending_count, inval), the forms memory.isa does not hold.
+Results from the ISA's phase state machine (gen_warpgroup.py's Mbar: pending arrivals,
+tx-count, phase; a token is the state before its arrive-on); the object's words are opaque
+('*').""", gs, version="8.0", target="sm_90")
+
+
 if __name__ == "__main__":
     gen_wgmma()
     gen_tcgen05()
+    gen_mbarrier()
