@@ -52,6 +52,11 @@
 //! a word `*` is not checked): every other byte must keep its initial value. Outputs compare bit
 //! for bit (`*`: unchecked) on every engine, failures naming the table line, lane and register
 //! (or the memory offset).
+//!
+//! Warp-group clauses (`tests/isa/warpgroup.rs`): `; warps N` runs each case as one CTA of N
+//! warps (lane rows 0..32·N − 1), and input type `sdesc` is a shared-memory matrix descriptor
+//! whose start-address field holds an offset into the `.shared` image; `tcgen05` snippets
+//! allocate their own tensor memory.
 
 use ptxjit::host::{Context, Engine, KernelArg, LaunchDims};
 
