@@ -420,11 +420,11 @@ def cta_snippet(op, ncols, nbg):
             f"@w0 tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned")
 
 
-def cta_head(op, ncols, nbg, extra_ins, size):
+def cta_head(op, ncols, nbg, extra_ins, size, regs=""):
     return (cta_snippet(op, ncols, nbg) + " :: " + " ".join(f"o{k}:b32" for k in range(nbg))
             + " <- s:sptr mb:sptr w0:pred q:pred lw:u32 " + " ".join(extra_ins) + " "
             + " ".join(f"b{k}:b32" for k in range(nbg))
-            + f" ; shared {size} ; warps 4 ; regs ta:b32 tb:b32 pw:pred")
+            + f" ; shared {size} ; warps 4 ; regs ta:b32 tb:b32 pw:pred{regs}")
 
 
 def cta_lane_ins(lane):
@@ -535,6 +535,63 @@ def mma_group(kind, at, bt, acc, m, n, k, enable_d=1, sat=False, ws=False, neg_a
     return g
 
 
+def mx_group():
+    """.kind::mxf8f6f4.block_scale.scale_vec::1X, M = 128, N = 16, K = 32, e4m3 x e4m3, ue8m0
+    scale factors (2^(e - 127)) in tensor memory: row i of A's factor at lane i % 32 of every
+    32-lane partition, column 16 + i / 32, byte A-ID; column j of B's at lane j % 32, column 20,
+    byte B-ID (the ISA: "duplicated to all 32 lane partitions"; docs/isa-notes.md gives the
+    figures' reading). Instruction descriptor: bits 4-5 B's scale-factor ID, 7-9/10-12 the
+    formats (e4m3 = 0), 17-22 N >> 3, 23 the scale type (1: ue8m0), 24-28 M >> 4, 29-30 A's ID.
+    D = Σ (a·2^sa)(b·2^sb) + C: exact products, one rounding per k ascending."""
+    m, n, k = 128, 16, 32
+    a_id, b_id = 1, 2
+    a_lbo, a_sbo = 0x1000, 0x80
+    b_lbo, b_sbo = 0x200, 0x80
+    a_off, b_off = 0x400, 0x2400
+    size = 0x3000
+    nbg = 32
+    idv = b_id << 4 | (n >> 3) << 17 | 1 << 23 | (m >> 4) << 24 | a_id << 29
+    op = ("add.u32 sa, ta, 16; add.u32 sb, ta, 20; @q tcgen05.mma.cta_group::1.kind::mxf8f6f4"
+          ".block_scale.scale_vec::1X [ta], da, db, id, [sa], [sb], pe")
+    g = Group("tcgen05.mma .kind::mxf8f6f4.block_scale.scale_vec::1X M=128 N=16 K=32, e4m3 x e4m3 "
+              "-> f32, ue8m0 scale factors (A ID 1, B ID 2) in tensor memory",
+              cta_head(op, 32, nbg, ["da:sdesc", "db:sdesc", "id:b32", "pe:pred"], size,
+                       " sa:b32 sb:b32"))
+    A = [[gw.rand_float("e4m3") for _ in range(k)] for _ in range(m)]
+    B = [[gw.rand_float("e4m3") for _ in range(n)] for _ in range(k)]
+    sa = [R.randint(124, 130) for _ in range(m)]
+    sb = [R.randint(124, 130) for _ in range(n)]
+    C = [[gw.rand_float("f32", -1, 4) for _ in range(n)] for _ in range(m)]
+    Av = [[value("e4m3", A[i][kk]) * F(2) ** (sa[i] - 127) for kk in range(k)] for i in range(m)]
+    Bv = [[value("e4m3", B[kk][j]) * F(2) ** (sb[j] - 127) for j in range(n)] for kk in range(k)]
+    D = mma_float(Av, Bv, C, "f32")
+    img = bytearray(size)
+    place(img, a_off, A, 8, a_lbo, a_sbo)
+    place(img, b_off, B, 8, b_lbo, b_sbo, transpose=True)
+    bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
+    for p in range(4):  # scale columns: the same words in every partition
+        for l in range(32):
+            bg[32 * p + l][16:21] = bg[l][16:21]
+    for i in range(m):
+        for lane in range(i % 32, 128, 32):
+            w = bg[lane][16 + i // 32]
+            bg[lane][16 + i // 32] = (w & ~(0xFF << 8 * a_id)) | sa[i] << 8 * a_id
+    for j in range(n):
+        for lane in range(j % 32, 128, 32):
+            w = bg[lane][20 + j // 32]
+            bg[lane][20 + j // 32] = (w & ~(0xFF << 8 * b_id)) | sb[j] << 8 * b_id
+    tm = [row[:] for row in bg]
+    for r in range(m):
+        bg[r][:n] = C[r]
+        tm[r] = bg[r][:]
+        tm[r][:n] = D[r]
+    da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
+    lanes = {l: (cta_lane_ins(l) + [hx(da, 16), hx(db, 16), hx(idv), "1"]
+                 + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]]) for l in range(128)}
+    g.case("random inputs", lanes, init=image_words(img), expect={0: ["*"] * 4})
+    return g
+
+
 def gen_tcgen05():
     R.seed(3402)
     gs = []
@@ -559,6 +616,7 @@ def gen_tcgen05():
         mma_group("i8", "s8", "s8", "s32", 64, 16, 32, sat=True),
         mma_group("f8f6f4", "e4m3", "e5m2", "f32", 128, 16, 32),
         mma_group("f16", "f16", "f16", "f32", 128, 64, 16, ws=True),
+        mx_group(),
     ]
     write("tcgen05.isa", """
 tcgen05 (PTX ISA §9.7.16 "TensorCore 5th Generation Family Instructions": §9.7.16.7.1

@@ -7,11 +7,11 @@
 //!   (`wgmma`) is `; warps 4`. The image copies and `bar.sync 0` around the PTX take the whole
 //!   CTA; a lane without a row still skips the PTX.
 //! - Input type `sdesc`: a 64-bit shared-memory matrix descriptor (PTX ISA "Matrix Descriptor
-//!   Format", the same start-address field for `wgmma` and `tcgen05`: bits 0-13 hold address
-//!   >> 4). The row gives the whole descriptor with the start-address field holding the
-//!   matrix's *offset into the case's `.shared` image* >> 4; the harness adds the image's
-//!   shared address >> 4 (a group with an `sdesc` input aligns its image to 1024 bytes, the
-//!   128-byte swizzle's repeat, so the base-offset field stays 0).
+//!   Format", the same start-address field for `wgmma` and `tcgen05`: bits 0-13 hold the
+//!   address divided by 16). The row gives the whole descriptor with the start-address field
+//!   holding the matrix's offset into the case's `.shared` image divided by 16; the harness adds
+//!   the image's shared address divided by 16 (a group with an `sdesc` input aligns its image to
+//!   1024 bytes, the 128-byte swizzle's repeat, so the base-offset field stays 0).
 //! - Tensor memory: a snippet allocates its own columns (`tcgen05.alloc` writes the address to
 //!   a word of the `.shared` image, the snippet loads it into a scratch register and frees the
 //!   columns with `tcgen05.dealloc` and `tcgen05.relinquish_alloc_permit` at its end), so no
