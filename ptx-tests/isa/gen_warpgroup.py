@@ -246,9 +246,9 @@ def gen_wgmma():
     ]
     write("wgmma.isa", """
 wgmma.mma_async m64n8kK (PTX ISA §9.7.15 "Asynchronous Warpgroup Level Matrix Multiply-
-Accumulate": §9.7.15.5.1 "Register Fragments and Shared Memory Matrix Layouts" (D fragment,
-A-in-registers fragment, canonical K-/MN-major layouts, swizzle modes), §9.7.15.5.1.2 "Matrix
-Descriptor Format", §9.7.15.6 wgmma.mma_async, §9.7.15.7 fence/commit_group/wait_group).
+Accumulate": "Register Fragments and Shared Memory Matrix Layouts" (D fragment, A-in-registers
+fragment, canonical K-/MN-major layouts, swizzle modes), "Matrix Descriptor Format",
+wgmma.mma_async, wgmma.fence/commit_group/wait_group).
 One CTA of 4 warps (a warpgroup) per case; A and B are written into the .shared image by
 gen_warpgroup.py's canon_addr (the ISA's canonical layouts and swizzles), the descriptors'
 start addresses are image offsets (`sdesc`). D = A·B + C on the host: products exact, the
@@ -620,7 +620,7 @@ def gen_tcgen05():
     ]
     write("tcgen05.isa", """
 tcgen05 (PTX ISA §9.7.16 "TensorCore 5th Generation Family Instructions": §9.7.16.7.1
-tcgen05.alloc/dealloc/relinquish_alloc_permit, §9.7.16.8.3 tcgen05.ld, §9.7.16.8.4 tcgen05.st,
+tcgen05.alloc/dealloc/relinquish_alloc_permit, tcgen05.ld, tcgen05.st,
 §9.7.16.2.3 "Matrix fragments for tcgen05.ld/st" (the data-path layouts of shapes 32x32b,
 16x64b, 16x128b, 16x256b, 16x32bx2), .pack::16b/.unpack::16b). Each snippet allocates 32
 columns (the address through the .shared word at 0, expected '*'), writes a background with
@@ -629,7 +629,16 @@ loads one shape at a lane/column offset and reads the cells back with .32x32b.x1
 the columns. The lane/register -> (row, column) maps are gen_warpgroup.py's ldst_pos, the ISA
 figures transcribed (as Apache TVM's tirx docs tabulate them; 16x32bx2: lanes 0-15 rows 0-15 of
 the first half, lanes 16-31 those of the half at the immediate offset). .unpack::16b writes the
-register's halves to two adjacent columns (the other 16 bits of each column unspecified: '*').""",
+register's halves to two adjacent columns (the other 16 bits of each column unspecified: '*').
+§9.7.16.9.3 tcgen05.shift (.down: lane i + 1 takes lane i's 8 columns, the first lane '*');
+§9.7.16.9.2 tcgen05.cp and §9.7.16.2.3's destination lanes per shape/multicast, the source a
+K-major canonical layout of 1-byte elements (gen_warpgroup.py's canon_addr, tc_desc: the
+tcgen05 descriptor with bits 46-48 = 0b001); §9.7.16.10 tcgen05.mma: the instruction
+descriptor table (idesc), the D data-path layouts of §9.7.16.10.5 (M = 128 Layout D, M = 64
+Layout F), block scaling §9.7.16.10.7 (scale factors' lanes/columns per docs/isa-notes.md);
+tcgen05.commit arriving on an mbarrier that every thread waits on. 4-warp
+groups: warp 0 allocates, thread 0 issues; D = A·B + C as in wgmma.isa (products exact, one
+rounding per k ascending, docs/isa-notes.md).""",
           gs, version="8.8", target="sm_100a")
 
 
