@@ -243,6 +243,8 @@ def gen_wgmma():
         wgmma_group("f16", "f16", "f32", 16, scale_d=(1,), x=2),
         wgmma_group("f16", "f16", "f32", 16, scale_d=(1,), x=4),
         wgmma_group("f16", "f16", "f32", 16, scale_d=(1,), x=8),
+        wgmma_group("f16", "f16", "f32", 16, n=16, scale_d=(1,)),
+        wgmma_group("f16", "f16", "f16", 16, n=16, scale_d=(1,)),
     ]
     write("wgmma.isa", """
 wgmma.mma_async m64n8kK (PTX ISA §9.7.15 "Asynchronous Warpgroup Level Matrix Multiply-
