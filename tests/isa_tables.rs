@@ -6,6 +6,8 @@
 mod generated;
 #[path = "isa/harness.rs"]
 mod harness;
+#[path = "isa/warpgroup.rs"]
+mod warpgroup;
 
 use libtest_mimic::{Arguments, Trial};
 use std::path::PathBuf;
@@ -101,6 +103,22 @@ expect shared 0x4: 77
 ";
     let t = harness::parse_file(two)?;
     harness::run_warp_groups(&t.warps)?;
+    // Two warps: lane rows 32..63 are the second warp's threads; a descriptor's start address
+    // is the image offset plus the image's shared address >> 4.
+    let warps = "\
+>>> mov.u32 d, %tid.x; mov.u32 t, isa_smem; cvt.u64.u32 r, t; shr.u64 r, r, 4; sub.u64 e, q, r :: d:u32 e:b64 <- s:sptr q:sdesc ; shared 64 ; warps 2 ; regs t:u32 r:b64
+case
+0: 0x0 0x4000000000000003 -> 0 0x4000000000000003
+40: 0x20 0x2 -> 40 0x2
+";
+    let t = harness::parse_file(warps)?;
+    harness::run_warp_groups(&t.warps)?;
+    let t = harness::parse_file(&warps.replace("-> 40 0x2", "-> 41 0x2"))?;
+    let e = harness::run_warp_groups(&t.warps).err().unwrap_or_default();
+    let want = "line 4 (case of line 2, lane 40): d = 0x28 (expected 0x29)";
+    if e.matches(want).count() != harness::ENGINES.len() {
+        return Err(format!("'{want}' not reported once per engine:\n{e}"));
+    }
     let t = harness::parse_file(&two.replace("expect shared 0x4: 77", "expect global 0x0: 1"))?;
     let e = harness::run_warp_groups(&t.warps).err().unwrap_or_default();
     for want in [
@@ -148,6 +166,18 @@ fn warp_table_errors() -> Result<(), String> {
         (
             ">>> ld.shared.u32 d, [p] :: d:u32 <- p:sptr ; shared 8 ; shared 8\ncase\n",
             "line 1: two shared images",
+        ),
+        (
+            ">>> activemask.b32 d :: d:b32 <- ; warps 0\ncase\n",
+            "line 1: 'warps N' needs 1 <= N <= 32, not '0'",
+        ),
+        (
+            ">>> activemask.b32 d :: d:b32 <- ; warps 2\ncase\n64: -> 1\n",
+            "line 3: bad lane '64'",
+        ),
+        (
+            ">>> mov.b64 d, q :: d:b64 <- q:sdesc\ncase\n",
+            "line 1: 'q' points into memory",
         ),
     ];
     for (text, want) in cases {

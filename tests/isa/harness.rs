@@ -52,6 +52,11 @@
 //! a word `*` is not checked): every other byte must keep its initial value. Outputs compare bit
 //! for bit (`*`: unchecked) on every engine, failures naming the table line, lane and register
 //! (or the memory offset).
+//!
+//! Warp-group clauses (`tests/isa/warpgroup.rs`): `; warps N` runs each case as one CTA of N
+//! warps (lane rows 0..32·N − 1), and input type `sdesc` is a shared-memory matrix descriptor
+//! whose start-address field holds an offset into the `.shared` image; `tcgen05` snippets
+//! allocate their own tensor memory.
 
 use ptxjit::host::{Context, Engine, KernelArg, LaunchDims};
 
@@ -81,6 +86,10 @@ pub enum Ty {
     /// A warp group's `.u64` offset into the case's global image; the register holds its
     /// global address.
     GPtr,
+    /// A warp group's 64-bit shared-memory matrix descriptor whose start-address field (bits
+    /// 0-13, address >> 4) holds an offset into the case's `.shared` image; the register holds
+    /// the descriptor of that shared address ([`crate::warpgroup`]).
+    SDesc,
 }
 
 impl Ty {
@@ -107,6 +116,7 @@ impl Ty {
             "pred" => Ty::Pred,
             "sptr" => Ty::SPtr,
             "gptr" => Ty::GPtr,
+            "sdesc" => Ty::SDesc,
             _ => return None,
         })
     }
@@ -114,7 +124,7 @@ impl Ty {
         match self {
             Ty::U(b) | Ty::S(b) | Ty::B(b) => b,
             Ty::SPtr => 32,
-            Ty::GPtr => 64,
+            Ty::GPtr | Ty::SDesc => 64,
             Ty::B8 => 8,
             Ty::F16 | Ty::Bf16 => 16,
             Ty::F16x2 | Ty::Bf16x2 | Ty::F32 => 32,
@@ -151,6 +161,7 @@ impl Ty {
             Ty::Pred => ("pred", "u8"),
             Ty::SPtr => ("u32", "u32"),
             Ty::GPtr => ("u64", "u64"),
+            Ty::SDesc => ("b64", "u64"),
         }
     }
     fn is_float(self) -> bool {
@@ -824,6 +835,8 @@ pub struct WarpGroup {
     pub line: usize,
     pub version: String,
     pub target: String,
+    /// Warps in each case's CTA (`; warps N`, default 1); lane rows are numbered 0..32·N.
+    pub warps: usize,
 }
 
 fn parse_warp_header(
@@ -839,7 +852,12 @@ fn parse_warp_header(
     let sig = clauses.next().unwrap_or_default();
     let (mut shared, mut global) = (0, 0);
     let mut scratch = vec![];
+    let mut warps = 1;
     for m in clauses.map(str::trim) {
+        if let Some(n) = crate::warpgroup::warps_clause(m, line)? {
+            warps = n;
+            continue;
+        }
         if let Some(regs) = m.strip_prefix("regs ") {
             for r in regs.split_whitespace() {
                 let (name, ty) = r.split_once(':').ok_or_else(|| {
@@ -882,7 +900,7 @@ fn parse_warp_header(
     let ins = parse_sig(ins).map_err(|e| format!("line {line}: {e}"))?;
     for (n, t) in &ins {
         let missing = match t {
-            Ty::SPtr => shared == 0,
+            Ty::SPtr | Ty::SDesc => shared == 0,
             Ty::GPtr => global == 0,
             _ => false,
         };
@@ -903,6 +921,7 @@ fn parse_warp_header(
         line,
         version: version.to_string(),
         target: target.to_string(),
+        warps,
     })
 }
 
@@ -963,7 +982,7 @@ fn parse_warp_line(w: &mut WarpGroup, l: &str, line: usize) -> Result<(), String
     if l == "case" || l.starts_with("case ") {
         w.cases.push(WarpCase {
             line,
-            lanes: vec![None; 32],
+            lanes: vec![None; 32 * w.warps],
             init: vec![0; bytes],
             expect: vec![0; bytes],
             expect_line: vec![0; bytes / 4],
@@ -1030,7 +1049,7 @@ fn parse_warp_line(w: &mut WarpGroup, l: &str, line: usize) -> Result<(), String
         .trim()
         .parse::<usize>()
         .ok()
-        .filter(|l| *l < 32)
+        .filter(|l| *l < 32 * w.warps)
         .ok_or_else(|| format!("line {line}: bad lane '{lane}'"))?;
     let (ins, ov) = split_row(line, row, &w.ins, w.outs.len())?;
     let mut outs = vec![];
@@ -1055,7 +1074,11 @@ pub fn warp_kernel_ptx(w: &WarpGroup) -> String {
         w.version, w.target
     );
     if w.shared > 0 {
-        s += &format!(".shared .align 128 .b8 isa_smem[{}];\n", w.shared);
+        s += &format!(
+            ".shared .align {} .b8 isa_smem[{}];\n",
+            crate::warpgroup::shared_align(w),
+            w.shared
+        );
     }
     s += ".visible .entry isa_warp(.param .u64 pin, .param .u64 pout, .param .u64 pmem)\n{\n\
          .reg .pred %isa_p, %isa_skip;\n.reg .u16 %isa_h;\n\
@@ -1069,7 +1092,10 @@ pub fn warp_kernel_ptx(w: &WarpGroup) -> String {
     }
     s += "ld.param.u64 %isa_in, [pin];\nld.param.u64 %isa_out, [pout];\nld.param.u64 %isa_mem, [pmem];\n";
     s += "mov.u32 %isa_lane, %tid.x;\nmov.u32 %isa_row, %ctaid.x;\n";
-    s += "shl.b32 %isa_row, %isa_row, 5;\nadd.u32 %isa_row, %isa_row, %isa_lane;\n";
+    s += &format!(
+        "mul.lo.u32 %isa_row, %isa_row, {};\nadd.u32 %isa_row, %isa_row, %isa_lane;\n",
+        32 * w.warps
+    );
     s += &format!(
         "mul.wide.u32 %isa_off, %isa_row, {};\nadd.u64 %isa_a, %isa_in, %isa_off;\n",
         8 * ni
@@ -1090,13 +1116,14 @@ pub fn warp_kernel_ptx(w: &WarpGroup) -> String {
         );
         if w.shared > 0 {
             s += "mov.u32 %isa_s, isa_smem;\n";
-            s += &copy_loop("IN", w.shared, true);
+            s += &copy_loop("IN", w.shared, true, w.warps);
             s += "bar.sync 0;\n";
         }
         let global = w.image_base(Space::Global);
         for (name, t) in &w.ins {
             match t {
                 Ty::SPtr => s += &format!("add.u32 %{name}, %{name}, %isa_s;\n"),
+                Ty::SDesc => s += &crate::warpgroup::desc_fixup(name),
                 Ty::GPtr => {
                     s += &format!(
                         "add.u64 %{name}, %{name}, %isa_mem;\nadd.u64 %{name}, %{name}, {global};\n"
@@ -1139,15 +1166,15 @@ pub fn warp_kernel_ptx(w: &WarpGroup) -> String {
     if w.shared > 0 {
         let n = w.shared;
         s += "bar.sync 0;\n";
-        s += &copy_loop("OUT", n, false);
+        s += &copy_loop("OUT", n, false, w.warps);
     }
     s += "ret;\n}\n";
     s
 }
 
 /// A loop copying an `n`-byte image between the case's global region (`%isa_mem`) and the
-/// `.shared` array (`%isa_s`), one word a lane per step.
-fn copy_loop(tag: &str, n: usize, to_shared: bool) -> String {
+/// `.shared` array (`%isa_s`), one word a thread of the `warps`-warp CTA per step.
+fn copy_loop(tag: &str, n: usize, to_shared: bool, warps: usize) -> String {
     let mut s = format!("shl.b32 %isa_i, %isa_lane, 2;\nISA_{tag}_LOOP:\n");
     s += &format!("setp.ge.u32 %isa_p, %isa_i, {n};\n@%isa_p bra ISA_{tag}_DONE;\n");
     s += "cvt.u64.u32 %isa_off, %isa_i;\nadd.u64 %isa_a, %isa_mem, %isa_off;\nadd.u32 %isa_t, %isa_s, %isa_i;\n";
@@ -1156,7 +1183,10 @@ fn copy_loop(tag: &str, n: usize, to_shared: bool) -> String {
     } else {
         s += "ld.shared.u32 %isa_w, [%isa_t];\nst.global.u32 [%isa_a], %isa_w;\n";
     }
-    s += &format!("add.u32 %isa_i, %isa_i, 128;\nbra ISA_{tag}_LOOP;\nISA_{tag}_DONE:\n");
+    s += &format!(
+        "add.u32 %isa_i, %isa_i, {};\nbra ISA_{tag}_LOOP;\nISA_{tag}_DONE:\n",
+        128 * warps
+    );
     s
 }
 
@@ -1178,12 +1208,13 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
     let n = w.cases.len();
     let (ni, no) = (w.ins.len() + 1, w.outs.len().max(1));
     let bytes = w.case_bytes().max(4);
-    let mut inb = vec![0u8; n * 32 * ni * 8];
+    let lanes = 32 * w.warps;
+    let mut inb = vec![0u8; n * lanes * ni * 8];
     let mut memb = vec![0u8; n * bytes];
     for (c, case) in w.cases.iter().enumerate() {
         for (lane, row) in case.lanes.iter().enumerate() {
             let Some(row) = row else { continue };
-            let o = (c * 32 + lane) * ni * 8;
+            let o = (c * lanes + lane) * ni * 8;
             inb[o] = 1;
             for (k, v) in row.ins.iter().enumerate() {
                 let o = o + 8 * (k + 1);
@@ -1198,7 +1229,7 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
         .alloc(inb.len() as u64, Some("in"))
         .map_err(|e| e.to_string())?;
     let dout = ctx
-        .alloc((n * 32 * no * 8) as u64, Some("out"))
+        .alloc((n * lanes * no * 8) as u64, Some("out"))
         .map_err(|e| e.to_string())?;
     let dmem = ctx
         .alloc(memb.len() as u64, Some("mem"))
@@ -1207,7 +1238,7 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
     ctx.copy_htod(dmem, &memb).map_err(|e| e.to_string())?;
     let dims = LaunchDims {
         grid: [n as u32, 1, 1],
-        block: [32, 1, 1],
+        block: [lanes as u32, 1, 1],
         shared_bytes: 0,
     };
     ctx.launch(
@@ -1221,7 +1252,7 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
         &Default::default(),
     )
     .map_err(|e| format!("`{}` on {engine} (table line {}): {e}", w.ptx, w.line))?;
-    let mut outb = vec![0u8; n * 32 * no * 8];
+    let mut outb = vec![0u8; n * lanes * no * 8];
     ctx.copy_dtoh(&mut outb, dout).map_err(|e| e.to_string())?;
     ctx.copy_dtoh(&mut memb, dmem).map_err(|e| e.to_string())?;
     let mut fails = vec![];
@@ -1236,7 +1267,7 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
         for (lane, row) in case.lanes.iter().enumerate() {
             let Some(row) = row else { continue };
             for (k, ((name, ty), e)) in w.outs.iter().zip(&row.outs).enumerate() {
-                let o = ((c * 32 + lane) * no + k) * 8;
+                let o = ((c * lanes + lane) * no + k) * 8;
                 let mut b = [0u8; 8];
                 b.copy_from_slice(&outb[o..o + 8]);
                 let got = u64::from_le_bytes(b) & ty.mask();

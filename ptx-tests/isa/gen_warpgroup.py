@@ -1,0 +1,788 @@
+#!/usr/bin/env python3
+"""Writes the warp-group tables (`; warps N`, `sdesc` inputs: tests/isa/warpgroup.rs):
+wgmma.isa (wgmma.mma_async with fence/commit_group/wait_group), tcgen05.isa (tcgen05.alloc/
+dealloc/relinquish_alloc_permit, ld/st, shift, cp, mma, commit) and mbarrier.isa (the mbarrier
+forms memory.isa does not hold).
+
+Every value is computed here from the PTX ISA text, independently of ptxjit:
+- shared-memory matrices: the "Matrix Descriptor Format" (start address, leading- and
+  stride-dimension byte offsets >> 4 at bits 0-13, 16-29, 32-45; swizzle mode at bits 62-63 for
+  wgmma: 0 none, 1 128-byte, 2 64-byte, 3 32-byte) and the canonical layouts of "Shared Memory
+  Matrix Layout" (K-major: ((8,m),(T,2k)):((1T,SBO),(1,LBO)) without swizzle,
+  ((8,m),(T,2k)):((xT,SBO),(1,T)) with an x·16-byte swizzle; MN-major without swizzle
+  ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO)); T = 128 bits / element bits, in elements), the swizzle
+  XORing address bits 4.. with bits 7.. (x = 2, 4, 8: one, two, three bits) — `canon_addr`;
+- the wgmma register fragments ("Register Fragments and Shared Memory Matrix Layouts"): warp w
+  of the warpgroup holds rows 16w..16w+15 of D; D element i of lane l: row 16w + l/4 + 8·(i/2 % 2),
+  column 8·(i/4) + 2·(l % 4) + i % 2; A from registers (.f16): mma.sync m16n8k16's A fragment
+  in each warp's 16 rows;
+- arithmetic as gen_warp.py (products exact, the sum over k ascending from D with one rounding
+  to nearest even in the accumulator type per step: docs/isa-notes.md "wgmma sum order");
+  integer sums exact then wrapped or clamped (.satfinite); .b1: popc of the AND;
+- tensor memory: the tcgen05.ld/st data-path layouts (PTX ISA "Matrix fragments for
+  tcgen05.ld/st", Figures 32x32b, 16x64b, 16x128b, 16x256b, 16x32bx2: lane l, register r →
+  (row, column) as `ldst_pos`, transcribed from the figures as tabulated publicly by Apache
+  TVM's tirx docs), the tcgen05.cp shapes' destination lanes (§9.7.16.2.3), the instruction
+  descriptor of tcgen05.mma (Table "Instruction descriptor format"), the D layouts (M = 128:
+  row i in lane i; M = 64: Layout F, row r in lane 32·(r/16) + r % 16);
+- mbarrier: the phase state machine of §9.7.13.15 (pending arrivals, tx-count, phase parity).
+
+Run from this directory: python3 gen_warpgroup.py (no numpy needed). Seeded, so stable.
+"""
+from fractions import Fraction as F
+
+import gen_warp as gw
+from gen_warp import Group, hx, f32s, value, mma_float, mma_int, pack, fmt_reg, M32
+from ieee_ref import encode
+
+R = gw.R
+
+
+def write(name, head, groups, version=None, target=None):
+    gw.write(name, head, groups, version, target)
+    with open(name) as f:
+        text = f.read().replace("Written by gen_warp.py", "Written by gen_warpgroup.py", 1)
+    with open(name, "w") as f:
+        f.write(text)
+
+# ---------------------------------------------------------------- shared-memory matrices
+
+SWZ_CODE = {1: 0, 8: 1, 4: 2, 2: 3}  # chunks per swizzle row -> wgmma's bits 62-63
+
+
+def desc(off, lbo, sbo, x=1):
+    """A wgmma matrix descriptor: image offset (start-address field), LBO, SBO, swizzle."""
+    return (off >> 4) | ((lbo >> 4) << 16) | ((sbo >> 4) << 32) | (SWZ_CODE[x] << 62)
+
+
+def swizzle(addr, x):
+    b = {1: 0, 2: 1, 4: 2, 8: 3}[x]
+    return addr ^ (((addr >> 7) & ((1 << b) - 1)) << 4)
+
+
+def canon_addr(mn, kk, ebits, lbo, sbo, x=1, mn_major=False):
+    """Bit address (relative to the start) of element (mn, kk) in a canonical layout."""
+    t = 128 // ebits
+    if not mn_major and x == 1:
+        byte = (mn % 8) * 16 + (mn // 8) * sbo + (kk // t) * lbo
+        bit = (kk % t) * ebits
+    elif not mn_major:
+        byte = (mn % 8) * 16 * x + (mn // 8) * sbo
+        bit = kk * ebits
+    else:
+        assert x == 1
+        byte = (mn // t) * sbo + (kk % 8) * 16 + (kk // 8) * lbo
+        bit = (mn % t) * ebits
+    byte += bit // 8
+    return swizzle(byte, x) * 8 + bit % 8
+
+
+def place(img, base, mat, ebits, lbo, sbo, x=1, mn_major=False, transpose=False):
+    """Write matrix `mat` (rows = MN index, cols = K index; `transpose`: mat is K x MN)."""
+    rows, cols = len(mat), len(mat[0])
+    for r in range(rows):
+        for c in range(cols):
+            mn, kk = (c, r) if transpose else (r, c)
+            a = base * 8 + canon_addr(mn, kk, ebits, lbo, sbo, x, mn_major)
+            v = mat[r][c] & ((1 << ebits) - 1)
+            if ebits < 8:
+                img[a // 8] |= v << (a % 8)
+            else:
+                for k in range(ebits // 8):
+                    img[a // 8 + k] = (v >> (8 * k)) & 0xFF
+
+
+def image_words(img):
+    """init lines: 32 words each, all-zero lines left out."""
+    out = {}
+    for o in range(0, len(img), 128):
+        ws = [int.from_bytes(bytes(img[p:p + 4]), "little") for p in range(o, o + 128, 4)]
+        if any(ws):
+            out[o] = ws
+    return out
+
+
+# ---------------------------------------------------------------- element values
+
+def rand_elem(ty):
+    if ty in ("f16", "bf16", "tf32", "e4m3", "e5m2"):
+        return gw.rand_float(ty)
+    return gw.rand_int(ty) & ((1 << gw.WIDTH[ty]) - 1)
+
+
+def elem_val(ty, bits):
+    if ty in ("s8",):
+        return bits - 256 if bits >> 7 else bits
+    if ty in ("u8", "b1"):
+        return bits
+    return value(ty, bits)
+
+
+# ---------------------------------------------------------------- wgmma
+
+def d_pos(lane, i):
+    w, l = lane // 32, lane % 32
+    return 16 * w + l // 4 + 8 * ((i // 2) % 2), 8 * (i // 4) + 2 * (l % 4) + i % 2
+
+
+def a_reg_pos(lane, e):  # .f16/.bf16 A from registers, k16
+    w, l = lane // 32, lane % 32
+    return 16 * w + l // 4 + 8 * ((e // 2) % 2), 2 * (l % 4) + e % 2 + 8 * (e // 4)
+
+
+def wgmma_group(at, bt, acc, k, *, n=8, scale_d=(1, 0), neg_a=False, a_regs=False, x=1,
+                b_mn_major=False, sat=False, op=None, cases=1):
+    m = 64
+    ebits = gw.WIDTH[at]
+    integer = acc == "s32"
+    # A at 0, B at 0x1000 (K-major; LBO/SBO as below); images 1024-aligned for the swizzles.
+    if x == 1:
+        a_lbo, a_sbo = 1024, 128   # K halves 1024 apart, 8-row groups contiguous
+        b_lbo, b_sbo = 128, 256
+    else:
+        a_lbo, a_sbo = 16, 128 * x  # LBO unused by swizzled K-major layouts
+        b_lbo, b_sbo = 16, 128 * x
+    if b_mn_major:
+        b_lbo, b_sbo = 256, 1024  # K groups of 8 rows 256 apart; N groups of T 1024 apart
+    a_off = 0
+    b_off = max(0x1000, 8 * 128 * x)  # past A's eight 8-row groups
+    size = b_off + 0x400
+    dt = acc
+    shape = f"m64n{n}k{k}"
+    nd = n // 2 if acc != "f16" else n // 4
+    dk = {"f32": "f32", "f16": "f16x2", "s32": "s32"}[acc]
+    ds = names_("d", nd)
+    sat_s = ".satfinite" if sat else ""
+    op_s = f".{op}.popc" if op else ""
+    typ = f"{dt}.{at}.{bt}"
+    if integer:
+        tail = "p"
+    elif at in ("f16", "bf16"):
+        tail = "p, %d, 1%s" % (-1 if neg_a else 1, "" if a_regs else ", 0") + \
+            (", 1" if b_mn_major else ", 0")
+    else:
+        tail = "p, %d, 1" % (-1 if neg_a else 1)
+    a_op = "{a0,a1,a2,a3}" if a_regs else "da"
+    ptx = (f"wgmma.fence.sync.aligned; wgmma.mma_async.sync.aligned.{shape}.{typ}{sat_s}{op_s} "
+           f"{{{','.join(ds)}}}, {a_op}, db, {tail}; wgmma.commit_group.sync.aligned; "
+           f"wgmma.wait_group.sync.aligned 0")
+    ins = ([f"{a}:f16x2" if at == "f16" else f"{a}:bf16x2" for a in names_("a", 4)]
+           if a_regs else ["da:sdesc"]) + ["db:sdesc", "p:pred"] + [f"{d}:{dk}" for d in ds]
+    head = f"{ptx} :: {' '.join(f'{d}:{dk}' for d in ds)} <- {' '.join(ins)} ; shared {size} ; warps 4"
+    what = (f"wgmma {shape} .{typ}{sat_s}{op_s}: A " + ("from registers" if a_regs else "from shared")
+            + (", imm-scale-a -1" if neg_a else "") + ({1: "", 2: ", 32-byte swizzle",
+                                                         4: ", 64-byte swizzle",
+                                                         8: ", 128-byte swizzle"}[x])
+            + (", B MN-major (imm-trans-b 1)" if b_mn_major else ""))
+    g = Group(what, head)
+    for sd in scale_d:
+        for _ in range(cases):
+            A = [[rand_elem(at) for _ in range(k)] for _ in range(m)]
+            B = [[rand_elem(bt) for _ in range(n)] for _ in range(k)]  # K x N
+            if integer:
+                C = [[R.randrange(-(1 << 20), 1 << 20) & M32 for _ in range(n)] for _ in range(m)]
+                if sat:  # push some sums past the 32-bit range
+                    C[0][0], C[1][1] = 0x7FFFFFF0, 0x80000010
+                Cv = [[(c - (1 << 32) if c >> 31 else c) if sd else 0 for c in row] for row in C]
+                Av = [[elem_val(at, v) for v in row] for row in A]
+                Bv = [[elem_val(bt, v) for v in row] for row in B]
+                D = mma_int(Av, Bv, Cv, sat, op)
+            else:
+                C = [[gw.rand_float(acc if acc != "f32" else "f32", -1, 4) for _ in range(n)]
+                     for _ in range(m)]
+                Av = [[(-1 if neg_a else 1) * elem_val(at, v) for v in row] for row in A]
+                Bv = [[elem_val(bt, v) for v in row] for row in B]
+                C0 = C if sd else [[0] * n for _ in range(m)]
+                D = mma_float(Av, Bv, C0, acc)
+            img = bytearray(size)
+            if not a_regs:
+                place(img, a_off, A, ebits, a_lbo, a_sbo, x)
+            place(img, b_off, B, ebits, b_lbo, b_sbo, x if not b_mn_major else 1,
+                  mn_major=b_mn_major, transpose=True)
+            da = desc(a_off, a_lbo, a_sbo, x)
+            db = desc(b_off, b_lbo, b_sbo, 1 if b_mn_major else x)
+            lanes = {}
+            for lane in range(128):
+                ew = 32 if acc != "f16" else 16
+                per = 32 // ew
+                cin = [C[r][c] for r, c in (d_pos(lane, i) for i in range(n // 2))]
+                dout = [D[r][c] for r, c in (d_pos(lane, i) for i in range(n // 2))]
+                cin = [pack(cin[j:j + per], ew) for j in range(0, len(cin), per)]
+                dout = [pack(dout[j:j + per], ew) for j in range(0, len(dout), per)]
+                ins_s = []
+                if a_regs:
+                    el = [A[r][c] for r, c in (a_reg_pos(lane, e) for e in range(8))]
+                    ins_s += [fmt_reg(at + "x2", pack(el[j:j + 2], 16)) for j in range(0, 8, 2)]
+                else:
+                    ins_s.append(hx(da, 16))
+                ins_s += [hx(db, 16), str(sd)] + [fmt_reg(dk, v) for v in cin]
+                lanes[lane] = (ins_s, [fmt_reg(dk, v) for v in dout])
+            g.case(f"scale-d {sd}" + ("" if sd else " (D = A·B, the d inputs not read)"), lanes,
+                   init=image_words(img))
+    return g
+
+
+def names_(p, n):
+    return [f"{p}{k}" for k in range(n)]
+
+
+def gen_wgmma():
+    R.seed(3401)
+    gs = [
+        wgmma_group("f16", "f16", "f32", 16),
+        wgmma_group("f16", "f16", "f32", 16, scale_d=(1,), neg_a=True),
+        wgmma_group("f16", "f16", "f32", 16, scale_d=(1,), a_regs=True),
+        wgmma_group("f16", "f16", "f16", 16),
+        wgmma_group("f16", "f16", "f32", 16, scale_d=(1,), b_mn_major=True),
+        wgmma_group("bf16", "bf16", "f32", 16, scale_d=(1,)),
+        wgmma_group("tf32", "tf32", "f32", 8, scale_d=(1,)),
+        wgmma_group("e4m3", "e5m2", "f32", 32, scale_d=(1,)),
+        wgmma_group("s8", "u8", "s32", 32, scale_d=(1, 0)),
+        wgmma_group("s8", "s8", "s32", 32, scale_d=(1,), sat=True),
+        wgmma_group("b1", "b1", "s32", 256, scale_d=(1,), op="and"),
+        wgmma_group("f16", "f16", "f32", 16, scale_d=(1,), x=2),
+        wgmma_group("f16", "f16", "f32", 16, scale_d=(1,), x=4),
+        wgmma_group("f16", "f16", "f32", 16, scale_d=(1,), x=8),
+        wgmma_group("f16", "f16", "f32", 16, n=16, scale_d=(1,)),
+        wgmma_group("f16", "f16", "f16", 16, n=16, scale_d=(1,)),
+    ]
+    write("wgmma.isa", """
+wgmma.mma_async m64n8kK (PTX ISA §9.7.15 "Asynchronous Warpgroup Level Matrix Multiply-
+Accumulate": "Register Fragments and Shared Memory Matrix Layouts" (D fragment, A-in-registers
+fragment, canonical K-/MN-major layouts, swizzle modes), "Matrix Descriptor Format",
+wgmma.mma_async, wgmma.fence/commit_group/wait_group).
+One CTA of 4 warps (a warpgroup) per case; A and B are written into the .shared image by
+gen_warpgroup.py's canon_addr (the ISA's canonical layouts and swizzles), the descriptors'
+start addresses are image offsets (`sdesc`). D = A·B + C on the host: products exact, the
+floating-point sum from C over k = 0, 1, ... with one rounding to nearest even in the
+accumulator type per step (docs/isa-notes.md, "wgmma sum order"; the ISA leaves the order
+unspecified); integer sums exact, wrapped to 32 bits or clamped (.satfinite); .b1 .and.popc.""",
+          gs, version="8.7", target="sm_90a")
+
+
+# ---------------------------------------------------------------- tcgen05.ld / tcgen05.st
+
+def ldst_pos(shape, l, r, half=0):
+    """(row, column) of register r of lane l for one .x1 atom, relative to the address."""
+    g, t = l // 4, l % 4
+    if shape == "32x32b":
+        return l, r
+    if shape == "16x64b":
+        return g + 8 * (l % 2), (l // 2) % 2 + 2 * r
+    if shape == "16x128b":
+        return g + 8 * (r % 2), t + 4 * (r // 2)
+    if shape == "16x256b":
+        return g + 8 * ((r // 2) % 2), r % 2 + 2 * t + 8 * (r // 4)
+    if shape == "16x32bx2":
+        return l % 16, r + half * (l // 16)
+    raise ValueError(shape)
+
+
+# registers and columns of one .x1 atom
+ATOM = {"32x32b": (1, 1), "16x64b": (1, 2), "16x128b": (2, 4), "16x256b": (4, 8),
+        "16x32bx2": (1, 1)}
+
+
+def ldst_cells(shape, num, half):
+    """lane -> [(row, column)] of the lane's registers for shape.num (atoms side by side)."""
+    regs, cols = ATOM[shape]
+    out = {}
+    for l in range(32):
+        cells = []
+        for a in range(num):
+            for r in range(regs):
+                row, col = ldst_pos(shape, l, r, half)
+                cells.append((row, col + a * cols))
+        out[l] = cells
+    return out
+
+
+ALLOC = ("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [s], 32; "
+         "tcgen05.fence::before_thread_sync; bar.warp.sync 0xffffffff; "
+         "tcgen05.fence::after_thread_sync; ld.shared.b32 ta, [s]")
+FREE = ("tcgen05.dealloc.cta_group::1.sync.aligned.b32 ta, 32; "
+        "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned")
+BG = 16  # background columns written and read back with .32x32b.x16
+
+
+def regs_list(p, n):
+    return "{" + ",".join(f"{p}{k}" for k in range(n)) + "}"
+
+
+def ldst_group(shape, num, store, lane0, col0, pack=False, half=8):
+    """store: st of `shape` between a .32x32b store of the background and a .32x32b load;
+    else: a .32x32b store of random words, then ld of `shape`. pack: .pack::16b on the load
+    (.unpack::16b on the store): two 16-bit halves per register, from adjacent columns."""
+    regs, _ = ATOM[shape]
+    n = regs * num
+    cells = ldst_cells(shape, num, half)
+    off = (lane0 << 16) | col0
+    imm = f", {half}" if shape == "16x32bx2" else ""
+    pk = (".unpack::16b" if store else ".pack::16b") if pack else ""
+    form = f"{shape}.x{num}{pk}.b32"
+    if store:
+        body = (f"tcgen05.st.sync.aligned.32x32b.x{BG}.b32 [ta], {regs_list('b', BG)}; "
+                f"tcgen05.wait::st.sync.aligned; add.u32 tb, ta, {off:#x}; "
+                f"tcgen05.st.sync.aligned.{form} [tb]{imm}, {regs_list('x', n)}; "
+                f"tcgen05.wait::st.sync.aligned; "
+                f"tcgen05.ld.sync.aligned.32x32b.x{BG}.b32 {regs_list('o', BG)}, [ta]; "
+                f"tcgen05.wait::ld.sync.aligned")
+        outs = [f"o{k}:b32" for k in range(BG)]
+        ins = ["s:sptr"] + [f"b{k}:b32" for k in range(BG)] + [f"x{k}:b32" for k in range(n)]
+    else:
+        body = (f"tcgen05.st.sync.aligned.32x32b.x{BG}.b32 [ta], {regs_list('b', BG)}; "
+                f"tcgen05.wait::st.sync.aligned; add.u32 tb, ta, {off:#x}; "
+                f"tcgen05.ld.sync.aligned.{form} {regs_list('o', n)}, [tb]{imm}; "
+                f"tcgen05.wait::ld.sync.aligned")
+        outs = [f"o{k}:b32" for k in range(n)]
+        ins = ["s:sptr"] + [f"b{k}:b32" for k in range(BG)]
+    head = (f"{ALLOC}; {body}; {FREE} :: {' '.join(outs)} <- {' '.join(ins)} ; shared 16 "
+            f"; regs ta:b32 tb:b32")
+    what = ((f"tcgen05.st .{form} at lane {lane0}, column {col0}" + (f" (second half at +{half})"
+             if shape == "16x32bx2" else "") + ": the cells it writes, read back with .32x32b")
+            if store else
+            (f"tcgen05.ld .{form} at lane {lane0}, column {col0}" + (f" (second half at +{half})"
+             if shape == "16x32bx2" else "") + ": cells written with .32x32b"))
+    g = Group(what, head)
+    bg = [[R.randrange(1 << 32) for _ in range(BG)] for _ in range(32)]
+    tm = [row[:] for row in bg]
+    lanes = {}
+    if store:
+        xs = [[R.randrange(1 << 32) for _ in range(n)] for _ in range(32)]
+        for l in range(32):
+            for r, (row, col) in enumerate(cells[l]):
+                v = xs[l][r]
+                if pack:  # unpack: the low half to column 2c, the high half to 2c + 1
+                    tm[lane0 + row][col0 + 2 * col] = v & 0xFFFF
+                    tm[lane0 + row][col0 + 2 * col + 1] = v >> 16
+                else:
+                    tm[lane0 + row][col0 + col] = v
+        for l in range(32):
+            lanes[l] = (["0x0"] + [hx(v) for v in bg[l]] + [hx(v) for v in xs[l]],
+                        [hx(v) if not pack or tm[l][c] == bg[l][c] else "*"
+                         for c, v in enumerate(tm[l])])
+    else:
+        for l in range(32):
+            outs_v = []
+            for row, col in cells[l]:
+                if pack:
+                    lo = tm[lane0 + row][col0 + 2 * col] & 0xFFFF
+                    hi = tm[lane0 + row][col0 + 2 * col + 1] & 0xFFFF
+                    outs_v.append(lo | hi << 16)
+                else:
+                    outs_v.append(tm[lane0 + row][col0 + col])
+            lanes[l] = (["0x0"] + [hx(v) for v in bg[l]], [hx(v) for v in outs_v])
+    g.case("random words", lanes, expect={0: ["*"]})
+    return g
+
+
+def shift_group():
+    """tcgen05.shift.down by lane 0: in the 32 lanes of the address, 8 columns from its column,
+    lane i + 1 takes lane i's words (i = 0..30); lane 0's words are unspecified ('*')."""
+    col0 = 8
+    head = (f"{ALLOC}; tcgen05.st.sync.aligned.32x32b.x{BG}.b32 [ta], {regs_list('b', BG)}; "
+            f"tcgen05.wait::st.sync.aligned; add.u32 tb, ta, {col0}; "
+            f"@q tcgen05.shift.cta_group::1.down [tb]; "
+            f"tcgen05.ld.sync.aligned.32x32b.x{BG}.b32 {regs_list('o', BG)}, [ta]; "
+            f"tcgen05.wait::ld.sync.aligned; {FREE} :: "
+            + " ".join(f"o{k}:b32" for k in range(BG)) + " <- s:sptr q:pred "
+            + " ".join(f"b{k}:b32" for k in range(BG)) + " ; shared 16 ; regs ta:b32 tb:b32")
+    g = Group("tcgen05.shift.cta_group::1.down (issued by lane 0) at column 8: columns 8-15 move "
+              "down one lane", head)
+    bg = [[R.randrange(1 << 32) for _ in range(BG)] for _ in range(32)]
+    lanes = {}
+    for l in range(32):
+        outs = [hx(bg[l][c]) if not col0 <= c < col0 + 8 else
+                ("*" if l == 0 else hx(bg[l - 1][c])) for c in range(BG)]
+        lanes[l] = (["0x0", str(int(l == 0))] + [hx(v) for v in bg[l]], outs)
+    g.case("random words", lanes, expect={0: ["*"]})
+    return g
+
+
+# A CTA of 4 warps around tensor memory: warp 0 allocates (its lanes' input w0 = 1), every
+# warp writes a background into its own 32 lanes with .32x32b (input lw = its lane base << 16),
+# thread 0 (input q) initializes the mbarrier at shared 8, issues the operation and
+# tcgen05.commit, every thread waits for phase 0 and reads its lanes back.
+def cta_snippet(op, ncols, nbg):
+    return (f"@w0 tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [s], {ncols}; "
+            f"@q mbarrier.init.shared::cta.b64 [mb], 1; "
+            f"tcgen05.fence::before_thread_sync; bar.sync 0; tcgen05.fence::after_thread_sync; "
+            f"ld.shared.b32 ta, [s]; add.u32 tb, ta, lw; "
+            f"tcgen05.st.sync.aligned.32x32b.x{nbg}.b32 [tb], {regs_list('b', nbg)}; "
+            f"tcgen05.wait::st.sync.aligned; "
+            f"tcgen05.fence::before_thread_sync; bar.sync 0; tcgen05.fence::after_thread_sync; "
+            f"{op}; "
+            f"@q tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mb]; "
+            f"ISA_WAIT: mbarrier.try_wait.parity.shared::cta.b64 pw, [mb], 0; @!pw bra ISA_WAIT; "
+            f"tcgen05.fence::after_thread_sync; "
+            f"tcgen05.ld.sync.aligned.32x32b.x{nbg}.b32 {regs_list('o', nbg)}, [tb]; "
+            f"tcgen05.wait::ld.sync.aligned; "
+            f"tcgen05.fence::before_thread_sync; bar.sync 0; tcgen05.fence::after_thread_sync; "
+            f"@w0 tcgen05.dealloc.cta_group::1.sync.aligned.b32 ta, {ncols}; "
+            f"@w0 tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned")
+
+
+def cta_head(op, ncols, nbg, extra_ins, size, regs=""):
+    return (cta_snippet(op, ncols, nbg) + " :: " + " ".join(f"o{k}:b32" for k in range(nbg))
+            + " <- s:sptr mb:sptr w0:pred q:pred lw:u32 " + " ".join(extra_ins) + " "
+            + " ".join(f"b{k}:b32" for k in range(nbg))
+            + f" ; shared {size} ; warps 4 ; regs ta:b32 tb:b32 pw:pred{regs}")
+
+
+def cta_lane_ins(lane):
+    w = lane // 32
+    return ["0x0", "0x8", str(int(w == 0)), str(int(lane == 0)), hx((32 * w) << 16)]
+
+
+CP_DEST = {  # shape -> (rows, bytes per row, row -> destination lanes)
+    "128x256b": (128, 32, lambda r: [r]),
+    "4x256b": (4, 32, lambda r: [32 * r]),
+    "128x128b": (128, 16, lambda r: [r]),
+    "64x128b.warpx2::02_13": (64, 16, lambda r: [r, 64 + r]),
+    "64x128b.warpx2::01_23": (64, 16, lambda r: [64 * (r // 32) + r % 32, 64 * (r // 32) + r % 32 + 32]),
+    "32x128b.warpx4": (32, 16, lambda r: [r, 32 + r, 64 + r, 96 + r]),
+}
+
+
+def tc_desc(off, lbo, sbo):
+    """A tcgen05 shared-memory descriptor without swizzle (bits 46-48: the fixed 0b001)."""
+    return (off >> 4) | ((lbo >> 4) << 16) | ((sbo >> 4) << 32) | (1 << 46)
+
+
+def cp_group(shape):
+    rows, rb, dest = CP_DEST[shape]
+    nbg = 8
+    lbo, sbo = 0x800, 0x80  # second 16 bytes of a row 0x800 on; 8-row groups 128 bytes apart
+    base = 0x400
+    size = 0x1400
+    op = f"@q tcgen05.cp.cta_group::1.{shape} [ta], sd"
+    g = Group(f"tcgen05.cp.cta_group::1.{shape} (thread 0) from a K-major canonical layout "
+              f"(LBO {lbo:#x}, SBO {sbo:#x}; row r's word w to column w of the row's lanes)",
+              cta_head(op, 32, nbg, ["sd:sdesc"], size))
+    img = bytearray(size)
+    src = [[R.randrange(256) for _ in range(rb)] for _ in range(rows)]
+    place(img, base, src, 8, lbo, sbo)
+    bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
+    tm = [row[:] for row in bg]
+    for r in range(rows):
+        words = [int.from_bytes(bytes(src[r][4 * k:4 * k + 4]), "little") for k in range(rb // 4)]
+        for ln in dest(r):
+            tm[ln][:rb // 4] = words
+    d = tc_desc(base, lbo, sbo)
+    lanes = {l: (cta_lane_ins(l) + [hx(d, 16)] + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]])
+             for l in range(128)}
+    g.case("random bytes", lanes, init=image_words(img), expect={0: ["*"] * 4})
+    return g
+
+
+# tcgen05.mma kinds: (A/B format codes of the instruction descriptor, D format code, K)
+IDESC_FMT = {"f16": 0, "bf16": 1, "tf32": 2, "e4m3": 0, "e5m2": 1, "u8": 0, "s8": 1}
+
+
+def idesc(dfmt, at, bt, m, n, sat=False, neg_a=False):
+    """The instruction descriptor of .kind::f16/tf32/f8f6f4/i8 (PTX ISA Table "Instruction
+    descriptor format"): bit 3 saturate, 4-5 D format (0 f16, 1 f32, 2 s32), 7-9 A format,
+    10-12 B format, 13 negate A, 15/16 transpose A/B (0: K-major), 17-22 N >> 3, 24-28 M >> 4."""
+    return (int(sat) << 3 | dfmt << 4 | IDESC_FMT[at] << 7 | IDESC_FMT[bt] << 10
+            | int(neg_a) << 13 | (n >> 3) << 17 | (m >> 4) << 24)
+
+
+def mma_group(kind, at, bt, acc, m, n, k, enable_d=1, sat=False, ws=False, neg_a=False):
+    ebits = gw.WIDTH[at]
+    integer = acc == "s32"
+    a_lbo, a_sbo = 0x1000, 0x80  # A: K halves 0x1000 apart, 8-row groups 128 bytes apart
+    b_lbo, b_sbo = max(0x200, (n // 8) * 0x80), 0x80
+    a_off, b_off = 0x400, 0x2000 + 0x400
+    size = 0x3000
+    nbg = n  # D columns read back
+    dfmt = {"f16": 0, "f32": 1, "s32": 2}[acc]
+    idv = idesc(dfmt, at, bt, m, n, sat, neg_a)
+    ws_s = ".ws" if ws else ""
+    op = f"@q tcgen05.mma{ws_s}.cta_group::1.kind::{kind} [ta], da, db, id, pe"
+    head = cta_head(op, 32 if n <= 32 else 64, nbg,
+                    ["da:sdesc", "db:sdesc", "id:b32", "pe:pred"], size)
+    g = Group(f"tcgen05.mma{ws_s}.cta_group::1.kind::{kind} M={m} N={n} K={k}, {at} x {bt} -> "
+              f"{acc}" + (" .satfinite (idesc bit 3)" if sat else "")
+              + (" negate A (idesc bit 13)" if neg_a else "")
+              + f", enable-input-d {enable_d} (thread 0; commit; D read back with .32x32b)", head)
+    A = [[rand_elem(at) for _ in range(k)] for _ in range(m)]
+    B = [[rand_elem(bt) for _ in range(n)] for _ in range(k)]
+    if integer:
+        C = [[R.randrange(-(1 << 20), 1 << 20) & M32 for _ in range(n)] for _ in range(m)]
+        if sat:
+            C[0][0], C[1][1] = 0x7FFFFFF0, 0x80000010
+        Cv = [[(c - (1 << 32) if c >> 31 else c) if enable_d else 0 for c in row] for row in C]
+        D = mma_int([[elem_val(at, v) for v in row] for row in A],
+                    [[elem_val(bt, v) for v in row] for row in B], Cv, sat)
+    else:
+        C = [[gw.rand_float("f32", -1, 4) for _ in range(n)] for _ in range(m)]
+        Av = [[(-1 if neg_a else 1) * elem_val(at, v) for v in row] for row in A]
+        D = mma_float(Av, [[elem_val(bt, v) for v in row] for row in B],
+                      C if enable_d else [[0] * n for _ in range(m)], acc)
+    img = bytearray(size)
+    place(img, a_off, A, ebits, a_lbo, a_sbo)
+    place(img, b_off, B, ebits, b_lbo, b_sbo, transpose=True)
+    # D's lanes: M = 128 (Layout D) row i in lane i; M = 64 (Layout F) row r in lane
+    # 32·(r/16) + r % 16; other lanes keep their background.
+    lane_of = (lambda r: r) if m == 128 else (lambda r: 32 * (r // 16) + r % 16)
+    bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
+    tm = [row[:] for row in bg]
+    for r in range(m):
+        bg[lane_of(r)] = C[r][:]
+        tm[lane_of(r)] = D[r][:]
+    da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
+    lanes = {l: (cta_lane_ins(l) + [hx(da, 16), hx(db, 16), hx(idv), str(enable_d)]
+                 + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]]) for l in range(128)}
+    g.case("random inputs", lanes, init=image_words(img), expect={0: ["*"] * 4})
+    return g
+
+
+def mx_group():
+    """.kind::mxf8f6f4.block_scale.scale_vec::1X, M = 128, N = 16, K = 32, e4m3 x e4m3, ue8m0
+    scale factors (2^(e - 127)) in tensor memory: row i of A's factor at lane i % 32 of every
+    32-lane partition, column 16 + i / 32, byte A-ID; column j of B's at lane j % 32, column 20,
+    byte B-ID (the ISA: "duplicated to all 32 lane partitions"; docs/isa-notes.md gives the
+    figures' reading). Instruction descriptor: bits 4-5 B's scale-factor ID, 7-9/10-12 the
+    formats (e4m3 = 0), 17-22 N >> 3, 23 the scale type (1: ue8m0), 24-28 M >> 4, 29-30 A's ID.
+    D = Σ (a·2^sa)(b·2^sb) + C: exact products, one rounding per k ascending."""
+    m, n, k = 128, 16, 32
+    a_id, b_id = 1, 2
+    a_lbo, a_sbo = 0x1000, 0x80
+    b_lbo, b_sbo = 0x200, 0x80
+    a_off, b_off = 0x400, 0x2400
+    size = 0x3000
+    nbg = 32
+    idv = b_id << 4 | (n >> 3) << 17 | 1 << 23 | (m >> 4) << 24 | a_id << 29
+    op = ("add.u32 sa, ta, 16; add.u32 sb, ta, 20; @q tcgen05.mma.cta_group::1.kind::mxf8f6f4"
+          ".block_scale.scale_vec::1X [ta], da, db, id, [sa], [sb], pe")
+    g = Group("tcgen05.mma .kind::mxf8f6f4.block_scale.scale_vec::1X M=128 N=16 K=32, e4m3 x e4m3 "
+              "-> f32, ue8m0 scale factors (A ID 1, B ID 2) in tensor memory",
+              cta_head(op, 32, nbg, ["da:sdesc", "db:sdesc", "id:b32", "pe:pred"], size,
+                       " sa:b32 sb:b32"))
+    A = [[gw.rand_float("e4m3") for _ in range(k)] for _ in range(m)]
+    B = [[gw.rand_float("e4m3") for _ in range(n)] for _ in range(k)]
+    sa = [R.randint(124, 130) for _ in range(m)]
+    sb = [R.randint(124, 130) for _ in range(n)]
+    C = [[gw.rand_float("f32", -1, 4) for _ in range(n)] for _ in range(m)]
+    Av = [[value("e4m3", A[i][kk]) * F(2) ** (sa[i] - 127) for kk in range(k)] for i in range(m)]
+    Bv = [[value("e4m3", B[kk][j]) * F(2) ** (sb[j] - 127) for j in range(n)] for kk in range(k)]
+    D = mma_float(Av, Bv, C, "f32")
+    img = bytearray(size)
+    place(img, a_off, A, 8, a_lbo, a_sbo)
+    place(img, b_off, B, 8, b_lbo, b_sbo, transpose=True)
+    bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
+    for p in range(4):  # scale columns: the same words in every partition
+        for l in range(32):
+            bg[32 * p + l][16:21] = bg[l][16:21]
+    for i in range(m):
+        for lane in range(i % 32, 128, 32):
+            w = bg[lane][16 + i // 32]
+            bg[lane][16 + i // 32] = (w & ~(0xFF << 8 * a_id)) | sa[i] << 8 * a_id
+    for j in range(n):
+        for lane in range(j % 32, 128, 32):
+            w = bg[lane][20 + j // 32]
+            bg[lane][20 + j // 32] = (w & ~(0xFF << 8 * b_id)) | sb[j] << 8 * b_id
+    tm = [row[:] for row in bg]
+    for r in range(m):
+        bg[r][:n] = C[r]
+        tm[r] = bg[r][:]
+        tm[r][:n] = D[r]
+    da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
+    lanes = {l: (cta_lane_ins(l) + [hx(da, 16), hx(db, 16), hx(idv), "1"]
+                 + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]]) for l in range(128)}
+    g.case("random inputs", lanes, init=image_words(img), expect={0: ["*"] * 4})
+    return g
+
+
+def gen_tcgen05():
+    R.seed(3402)
+    gs = []
+    for shape, lane0, col0 in [("32x32b", 0, 4), ("16x64b", 16, 4), ("16x128b", 0, 4),
+                               ("16x256b", 16, 0), ("16x32bx2", 16, 2)]:
+        for num in (1, 2):
+            for store in (False, True):
+                gs.append(ldst_group(shape, num, store, lane0, col0))
+    for shape in ("32x32b", "16x64b"):
+        gs.append(ldst_group(shape, 2, False, 0, 4, pack=True))
+        gs.append(ldst_group(shape, 2, True, 0, 4, pack=True))
+    gs.append(shift_group())
+    for shape in CP_DEST:
+        gs.append(cp_group(shape))
+    gs += [
+        mma_group("f16", "f16", "f16", "f32", 128, 16, 16),
+        mma_group("f16", "f16", "f16", "f32", 128, 16, 16, enable_d=0),
+        mma_group("f16", "bf16", "bf16", "f32", 64, 8, 16),
+        mma_group("f16", "f16", "f16", "f32", 128, 16, 16, neg_a=True),
+        mma_group("tf32", "tf32", "tf32", "f32", 128, 16, 8),
+        mma_group("i8", "s8", "u8", "s32", 128, 16, 32),
+        mma_group("i8", "s8", "s8", "s32", 64, 16, 32, sat=True),
+        mma_group("f8f6f4", "e4m3", "e5m2", "f32", 128, 16, 32),
+        mma_group("f16", "f16", "f16", "f32", 128, 64, 16, ws=True),
+        mx_group(),
+    ]
+    write("tcgen05.isa", """
+tcgen05 (PTX ISA §9.7.16 "TensorCore 5th Generation Family Instructions": §9.7.16.7.1
+tcgen05.alloc/dealloc/relinquish_alloc_permit, tcgen05.ld, tcgen05.st,
+§9.7.16.2.3 "Matrix fragments for tcgen05.ld/st" (the data-path layouts of shapes 32x32b,
+16x64b, 16x128b, 16x256b, 16x32bx2), .pack::16b/.unpack::16b). Each snippet allocates 32
+columns (the address through the .shared word at 0, expected '*'), writes a background with
+.32x32b.x16 (lane = the thread, column = the register: the reference layout), then stores or
+loads one shape at a lane/column offset and reads the cells back with .32x32b.x16, and frees
+the columns. The lane/register -> (row, column) maps are gen_warpgroup.py's ldst_pos, the ISA
+figures transcribed (as Apache TVM's tirx docs tabulate them; 16x32bx2: lanes 0-15 rows 0-15 of
+the first half, lanes 16-31 those of the half at the immediate offset). .unpack::16b writes the
+register's halves to two adjacent columns (the other 16 bits of each column unspecified: '*').
+§9.7.16.9.3 tcgen05.shift (.down: lane i + 1 takes lane i's 8 columns, the first lane '*');
+§9.7.16.9.2 tcgen05.cp and §9.7.16.2.3's destination lanes per shape/multicast, the source a
+K-major canonical layout of 1-byte elements (gen_warpgroup.py's canon_addr, tc_desc: the
+tcgen05 descriptor with bits 46-48 = 0b001); §9.7.16.10 tcgen05.mma: the instruction
+descriptor table (idesc), the D data-path layouts of §9.7.16.10.5 (M = 128 Layout D, M = 64
+Layout F), block scaling §9.7.16.10.7 (scale factors' lanes/columns per docs/isa-notes.md);
+tcgen05.commit arriving on an mbarrier that every thread waits on. 4-warp
+groups: warp 0 allocates, thread 0 issues; D = A·B + C as in wgmma.isa (products exact, one
+rounding per k ascending, docs/isa-notes.md).""",
+          gs, version="8.8", target="sm_100a")
+
+
+# ---------------------------------------------------------------- mbarrier
+# §9.7.13.15: init(c) starts phase 0 with c pending arrivals and tx-count 0; arrive(a) lowers
+# the pending count by a, expect-tx(n) raises the tx-count by n, complete-tx(n) lowers it; the
+# phase completes when both are 0: the phase parity flips and the pending count is c again.
+# A state token is the object's state before the arrive-on ("prior to the arrive-on
+# operation"); pending_count reads its pending count. test_wait/try_wait with a token: true when
+# the token's phase has completed; .parity P: true when the phase of parity P has completed
+# (the current phase's parity differs from P).
+
+class Mbar:
+    def __init__(self, c):
+        self.c, self.pending, self.tx, self.phase = c, c, 0, 0
+
+    def _check(self):
+        if self.pending == 0 and self.tx == 0:
+            self.phase += 1
+            self.pending = self.c
+
+    def arrive(self, a=1):
+        token = (self.phase, self.pending)
+        self.pending -= a
+        self._check()
+        return token
+
+    def expect_tx(self, n):
+        self.tx += n
+
+    def complete_tx(self, n):
+        self.tx -= n
+        self._check()
+
+    def parity_done(self, p):
+        return int(self.phase % 2 != p)
+
+    def token_done(self, token):
+        return int(self.phase > token[0])
+
+
+MB = "mbarrier.{}.shared::cta.b64"
+
+
+def gen_mbarrier():
+    gs = []
+    g = Group("expect_tx then arrive: phase 0 completes only when complete_tx brings the "
+              "tx-count back to 0 (lane 0 alone)",
+              f"{MB.format('init')} [m], 1; {MB.format('expect_tx')} [m], n; "
+              f"{MB.format('arrive')} t, [m]; {MB.format('test_wait.parity')} p0, [m], 0; "
+              f"{MB.format('complete_tx')} [m], c; {MB.format('test_wait.parity')} p1, [m], 0"
+              " :: p0:pred p1:pred <- m:sptr n:u32 c:u32 ; shared 16 ; regs t:b64")
+    for n, c in [(16, 16), (32, 8), (0, 0), (1000, 1000)]:
+        b = Mbar(1)
+        b.expect_tx(n)
+        b.arrive()
+        p0 = b.parity_done(0)
+        b.complete_tx(c)
+        p1 = b.parity_done(0)
+        g.case(f"expect {n}, complete {c}", {0: (["0x8", str(n), str(c)], [str(p0), str(p1)])},
+               expect={0x8: ["*", "*"]})
+    gs.append(g)
+    g = Group("arrive.expect_tx (one operation: expect-tx, then the arrival), complete_tx in two "
+              "parts",
+              f"{MB.format('init')} [m], 1; {MB.format('arrive.expect_tx')} t, [m], n; "
+              f"{MB.format('complete_tx')} [m], c; {MB.format('test_wait.parity')} p0, [m], 0; "
+              f"{MB.format('complete_tx')} [m], d; {MB.format('test_wait.parity')} p1, [m], 0"
+              " :: p0:pred p1:pred <- m:sptr n:u32 c:u32 d:u32 ; shared 16 ; regs t:b64")
+    for n, c, d in [(64, 32, 32), (64, 64, 0), (48, 16, 16)]:
+        b = Mbar(1)
+        b.expect_tx(n)
+        b.arrive()
+        b.complete_tx(c)
+        p0 = b.parity_done(0)
+        b.complete_tx(d)
+        p1 = b.parity_done(0)
+        g.case(f"expect {n}, complete {c} + {d}",
+               {0: (["0x0", str(n), str(c), str(d)], [str(p0), str(p1)])}, expect={0: ["*", "*"]})
+    gs.append(g)
+    g = Group("arrive with a count, pending_count of each token (the pending count before the "
+              "arrival), test_wait.parity 0/1 afterwards (lane 0 alone)",
+              f"{MB.format('init')} [m], c; {MB.format('arrive')} t1, [m], a; "
+              f"mbarrier.pending_count.b64 n1, t1; {MB.format('arrive')} t2, [m], b; "
+              f"mbarrier.pending_count.b64 n2, t2; {MB.format('test_wait.parity')} p0, [m], 0; "
+              f"{MB.format('test_wait.parity')} p1, [m], 1"
+              " :: n1:u32 n2:u32 p0:pred p1:pred <- m:sptr c:u32 a:u32 b:u32 ; shared 16"
+              " ; regs t1:b64 t2:b64")
+    for c, a, bb in [(5, 2, 1), (5, 2, 3), (4, 4, 1), (3, 3, 3), (1000, 1, 998)]:
+        b = Mbar(c)
+        t1 = b.arrive(a)
+        t2 = b.arrive(bb)
+        g.case(f"count {c}, arrivals {a} and {bb}",
+               {0: (["0x0", str(c), str(a), str(bb)],
+                    [str(t1[1]), str(t2[1]), str(b.parity_done(0)), str(b.parity_done(1))])},
+               expect={0: ["*", "*"]})
+    gs.append(g)
+    g = Group("test_wait and try_wait with a state token: false while the token's phase is "
+              "pending, true once it completed (count 2, lane 0 arrives twice)",
+              f"{MB.format('init')} [m], 2; {MB.format('arrive')} t, [m]; "
+              f"{MB.format('test_wait')} p0, [m], t; {MB.format('arrive')} u, [m]; "
+              f"{MB.format('test_wait')} p1, [m], t; {MB.format('try_wait')} p2, [m], t; "
+              f"{MB.format('try_wait.parity')} p3, [m], 0"
+              " :: p0:pred p1:pred p2:pred p3:pred <- m:sptr ; shared 16 ; regs t:b64 u:b64")
+    b = Mbar(2)
+    t = b.arrive()
+    p0 = b.token_done(t)
+    b.arrive()
+    g.case("", {0: (["0x8"], [str(p0), str(b.token_done(t)), str(b.token_done(t)),
+                             str(b.parity_done(0))])}, expect={0x8: ["*", "*"]})
+    gs.append(g)
+    g = Group("inval, then init again: the object starts over (count 1, one arrival completes "
+              "phase 0)",
+              f"{MB.format('init')} [m], 3; {MB.format('arrive')} t, [m]; {MB.format('inval')} [m]; "
+              f"{MB.format('init')} [m], 1; {MB.format('arrive')} t, [m]; "
+              f"{MB.format('test_wait.parity')} p0, [m], 0"
+              " :: p0:pred <- m:sptr ; shared 16 ; regs t:b64")
+    b = Mbar(1)
+    b.arrive()
+    g.case("", {0: (["0x0"], [str(b.parity_done(0))])}, expect={0: ["*", "*"]})
+    gs.append(g)
+    g = Group("two warps: thread 0 initializes count c, every thread arrives once "
+              "(bar.sync between), then every thread tests parity 0",
+              f"@q {MB.format('init')} [m], c; bar.sync 0; {MB.format('arrive')} t, [m]; "
+              f"bar.sync 0; {MB.format('test_wait.parity')} p0, [m], 0"
+              " :: p0:pred <- m:sptr q:pred c:u32 ; shared 16 ; warps 2 ; regs t:b64")
+    for c in (64, 65, 32):
+        b = Mbar(c)
+        for _ in range(64):
+            b.arrive()
+        g.case(f"count {c}", {l: (["0x8", str(int(l == 0)), str(c)], [str(b.parity_done(0))])
+                              for l in range(64)}, expect={0x8: ["*", "*"]})
+    gs.append(g)
+    write("mbarrier.isa", """
+mbarrier (PTX ISA §9.7.13.15 "Parallel Synchronization and Communication Instructions:
+mbarrier": init, arrive (with a count), arrive.expect_tx, expect_tx, complete_tx, test_wait and
+try_wait (state token and .parity), pending_count, inval), the forms memory.isa does not hold.
+Results from the ISA's phase state machine (gen_warpgroup.py's Mbar: pending arrivals,
+tx-count, phase; a token is the state before its arrive-on); the object's words are opaque
+('*').""", gs, version="8.0", target="sm_90")
+
+
+if __name__ == "__main__":
+    gen_wgmma()
+    gen_tcgen05()
+    gen_mbarrier()
