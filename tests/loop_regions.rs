@@ -183,3 +183,33 @@ fn a_fault_in_a_decided_loop_names_the_thread_on_both_engines() {
         }
     }
 }
+
+/// A fault after register-carried trips of the JIT's decided loop
+/// (`ptx-tests/kernels/grid_stride/grid_stride_fault_loop`): without memcheck, n = 4 000 000
+/// over a 980-element buffer, so every warp's trips stay decided while its addresses read
+/// on past the buffers inside the arena, until one leaves it. Where the arena ends is the
+/// allocator's, so the expected fault is the interpreter's and the JIT must name the same
+/// CTA, thread and address at the load's PTX line (41); the trip that faults is one the
+/// loop leaves for the per-trip code, whose slots it must have written.
+#[test]
+fn a_fault_after_decided_loop_trips_names_the_same_thread_on_both_engines() {
+    let path = "ptx-tests/kernels/grid_stride/grid_stride_fault_loop.toml";
+    let fault = |engine: &str| {
+        let (_, out) = ptxjit(&["run", path, "--engine", engine]);
+        assert!(
+            out.contains("PASS [expect_error]"),
+            "{engine}: the case expects the fault:\n{out}"
+        );
+        let line = out
+            .lines()
+            .find(|l| l.contains("fault in kernel 'grid_stride'"))
+            .unwrap_or_else(|| panic!("{engine}: no fault in:\n{out}"))
+            .to_string();
+        assert!(
+            line.contains("grid_stride.ptx:41:2:") && line.contains("in 'ld.global.f32'"),
+            "{engine}: not the load's line: {line}"
+        );
+        line
+    };
+    assert_eq!(fault("jit"), fault("interp"));
+}

@@ -235,6 +235,12 @@ pub(super) struct Gen<'a, 'b> {
     /// segment): the values it need not write to their slots nor make canonical
     /// (`vector.rs`, `Gen::stay_values`).
     pub(super) stay: StayVals,
+    /// While the trip of a decided self-loop run as a native loop is emitted
+    /// (`vector.rs`, `Gen::decided_loop`): its register-carried parameters.
+    pub(super) dloop: Option<super::dloop::DLoop>,
+    /// The group index of the unrolled full-warp group loop's body being emitted
+    /// (`Gen::group_straight`), known when the code is generated.
+    pub(super) cur_group: Option<usize>,
     /// The next full-warp group loop (`Gen::group_loop` with `full`) is emitted unrolled,
     /// as straight-line code for the eight groups (set by its caller for small bodies).
     pub(super) unroll_groups: bool,
@@ -1023,6 +1029,8 @@ pub fn generate(
         no_warp_conds: super::region::warp_conds_off(),
         one_way: None,
         stay: StayVals::default(),
+        dloop: None,
+        cur_group: None,
         unroll_groups: false,
         tier,
         sig_pure,

@@ -82,6 +82,9 @@ impl Gen<'_, '_> {
         blends: bool,
         body: &mut impl FnMut(&mut Self, &mut Grp, Value) -> Result<Value, String>,
     ) -> Result<Value, String> {
+        if self.dloop.is_some() {
+            return self.dloop_groups(mask, insts, body);
+        }
         let mut oks: Vec<Value> = vec![];
         self.fast_oks(insts.iter().copied(), &mut oks);
         let whole = self.entry_chain.contains(&blk) || blends;

@@ -16,6 +16,7 @@ mod collective;
 mod ctabar;
 mod ctacheck;
 mod dead_code;
+mod dloop;
 mod fullwarp;
 mod gatom;
 mod group;

@@ -381,7 +381,10 @@ impl Gen<'_, '_> {
             let m32 = self.vconst_i32([-1; 4]);
             let m64 = self.vconst_bytes(types::I64X2, vec![0xff; 16]);
             let mut grp = Grp::new(g, bits, m32, [m64, m64], base, true);
-            acc = body(self, &mut grp, acc)?;
+            self.cur_group = Some(k as usize);
+            let r = body(self, &mut grp, acc);
+            self.cur_group = None;
+            acc = r?;
         }
         (self.env_loop, self.env_loop_cache) = outer;
         Ok(acc)
@@ -536,6 +539,10 @@ impl Gen<'_, '_> {
         v: ir::Value,
     ) -> Result<GVal, String> {
         if let Some(&x) = grp.vals.get(&v) {
+            return Ok(x);
+        }
+        if let Some(x) = self.dloop_read(v)? {
+            grp.vals.insert(v, x);
             return Ok(x);
         }
         let t = self.ty(v);
@@ -712,7 +719,7 @@ impl Gen<'_, '_> {
     /// until then. A store to a scratch stack slot is a use in place. Only in straight-line
     /// bodies (`group_versions`): elsewhere the calls of the slow paths spill the chain's
     /// value anyway.
-    fn pin(&mut self, x: GVal) {
+    pub(super) fn pin(&mut self, x: GVal) {
         if matches!(x, GVal::S4(_)) {
             return;
         }
@@ -1425,7 +1432,7 @@ impl Gen<'_, '_> {
     }
 
     /// The IR block defining `v`.
-    fn def_block(&self, v: ir::Value) -> Option<ir::Block> {
+    pub(super) fn def_block(&self, v: ir::Value) -> Option<ir::Block> {
         match self.f.values[v.index()].def {
             ir::ValueDef::Param(b, _) => Some(b),
             ir::ValueDef::Result(i, _) => Some(self.block_of(i)),
@@ -2122,6 +2129,9 @@ impl Gen<'_, '_> {
             // A parameter the block was entered with (`Gen::carry_params`).
             return Ok(x);
         }
+        if let Some(x) = self.dloop_lane0(v) {
+            return Ok(x);
+        }
         let t = self.ty(v);
         let slot = self.layout.slot[v.index()];
         if slot == u32::MAX {
@@ -2397,7 +2407,8 @@ impl Gen<'_, '_> {
             self.b.ins().brif(stay, decided, &[], general, &[]);
             self.b.switch_to_block(decided);
             self.one_way = Some(dir);
-            let r = self.gen_block_rest(blk, mask, first, &sc, true);
+            let r = self.decided_loop(blk, mask, first, &sc, dir, general);
+            self.dloop = None;
             self.one_way = None;
             self.stay = Default::default();
             r?;
@@ -2499,7 +2510,7 @@ impl Gen<'_, '_> {
     /// the group loops and the mask-level terminator; with `decided`, the version in which
     /// every lane of the mask takes the branch's edge [`Gen::one_way`], emitted as for a
     /// uniform condition with that value.
-    fn gen_block_rest(
+    pub(super) fn gen_block_rest(
         &mut self,
         blk: ir::Block,
         mask: Value,
@@ -2697,6 +2708,19 @@ impl Gen<'_, '_> {
                     let (call, p) = if dir { (then_, tp) } else { (else_, ep) };
                     if together_args {
                         self.scalar_args_store(call, mask, &sc)?;
+                    }
+                    if let Some(head) = self.dloop.as_ref().map(|l| l.head) {
+                        // The decided loop's next trip (`Gen::decided_loop`), unless the
+                        // launch stops or a block up to this one is active: then the
+                        // carried values go to their slots and the back edge goes the
+                        // dispatcher's way, as from the decided version.
+                        let busy = self.busy_upto(p);
+                        let leave = self.b.create_block();
+                        self.b.ins().brif(busy, leave, &[], head, &[]);
+                        self.b.switch_to_block(leave);
+                        self.dloop_store();
+                        self.goto_prio_first(p, mask, false);
+                        return Ok(());
                     }
                     self.goto_prio_first(p, mask, false);
                     return Ok(());
@@ -2907,6 +2931,7 @@ impl Gen<'_, '_> {
                     // only, written whole in a full group, for the group's lanes otherwise.
                     let call = if dir { then_ } else { else_ };
                     let vals = self.args_vals(grp, sc, call, true)?;
+                    let vals = self.dloop_def(vals)?;
                     self.store_args(grp, vals, None)?;
                     return Ok(acc);
                 }

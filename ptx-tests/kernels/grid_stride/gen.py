@@ -63,6 +63,11 @@ case("grid_stride_ragged", 3, 80, 1000, 1000,
      "partial (80 threads).")
 case("grid_stride_lockstep", 3, 80, 1000, 1000,
      "grid_stride_ragged in lockstep order.", "lockstep = true\n")
+case("grid_stride_long", 2, 96, 192 * 40 + 45, 192 * 40 + 45,
+     "n = 7725 over 192 threads (three full warps per CTA): every lane takes 40 trips in which "
+     "the whole warp stays (the JIT runs them in its decided loop, with the sums and trip "
+     "counters in registers), gid 0..44 a 41st: warp 1's last trip splits (gid 32..44 go on, "
+     "45..63 leave); n is not a multiple of 32.")
 case("grid_stride_small", 2, 48, 70, 70,
      "n = 70 below the 96 threads: most lanes take no trip, some one; partial warps.")
 
@@ -127,4 +132,36 @@ len = 240
 kind = "fault"
 contains = "by CTA (0,0,0) thread (20,0,0)"
 memcheck = true
+""")
+
+# A fault after trips of the decided loop, without memcheck: n = 4 000 000 over a 980-element
+# buffer, so every lane runs on past the buffers (reads that stay in the arena are no fault
+# without memcheck) until its address leaves the arena. Where the arena ends depends on the
+# allocator, so the case names no thread: tests/loop_regions.rs checks that both engines
+# report the same thread, CTA and address at the load's line.
+with open("grid_stride_fault_loop.toml", "w") as f:
+    f.write(f"""# n = 4000000 over a 980-element buffer, without memcheck: the lanes read on past the
+# buffers, through trips the whole warp stays in, until an address leaves the arena.
+ptx = "grid_stride.ptx"
+kernel = "grid_stride"
+grid = [3, 1, 1]
+block = [96, 1, 1]
+args = [{{ buffer = "in" }}, {{ buffer = "sum" }}, {{ buffer = "trips" }}, {{ u32 = 4000000 }}]
+
+[buffers.in]
+type = "f32"
+len = 980
+init = {{ iota = {{ start = 1, step = 1 }} }}
+
+[buffers.sum]
+type = "f32"
+len = 288
+
+[buffers.trips]
+type = "u32"
+len = 288
+
+[expect_error]
+kind = "fault"
+contains = "grid_stride.ptx:41:2: fault in kernel 'grid_stride': out of bounds"
 """)

@@ -1,0 +1,445 @@
+//! A decided self-loop as a native loop (`Gen::decided_loop`).
+//!
+//! A block emitted on its own whose divergent exit test every lane of the warp passes (the
+//! decided version of `Gen::gen_block_body`) and whose back edge goes to the block itself
+//! runs its decided trips in a Cranelift loop: the block's 32-bit parameters that the back
+//! edge writes per lane are carried in variables (one `i32x4`/`f32x4` per group of four
+//! lanes) from trip to trip instead of going through their slots, and a trip goes from
+//! its back edge straight to the next one's exit test, without the block's entry. The
+//! slots are written where the loop is left (to the general version, to the decided
+//! version's per-trip code, or the dispatcher's way), so every path out of it finds them
+//! as the per-trip code would have left them. The loop runs only a full warp's trips whose
+//! accesses need no check (the full-warp version with its group loop unrolled), so no trip
+//! of it faults or calls the runtime: any other trip is run by the per-trip code, which
+//! reports faults as before.
+
+use super::codegen::{Gen, TRUSTED};
+use super::vector::{vty, GVal};
+use crate::ir::{self, Effect, Terminator};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types;
+use cranelift_codegen::ir::{Block as CBlock, InstBuilder, Value};
+use cranelift_frontend::Variable;
+use std::collections::HashMap;
+
+/// The state of a decided loop while its trip is emitted.
+pub(super) struct DLoop {
+    /// The carried parameters, each with its eight groups' variables.
+    pub(super) vars: Vec<(ir::Value, Vec<Variable>)>,
+    /// The loop's head: the exit test of the next trip.
+    pub(super) head: CBlock,
+    /// The decided version's per-trip code, for a trip the loop does not run (its
+    /// accesses' conditions fail), entered once the carried values are in their slots.
+    pub(super) plain: CBlock,
+    /// Uniform values of other blocks that the trip reads per group, splatted once before
+    /// the loop (no trip writes them).
+    pub(super) inv: HashMap<ir::Value, GVal>,
+    /// The carried parameters whose new value is computed from a loaded one, kept where
+    /// it is computed (`Gen::pin`).
+    pub(super) pin: Vec<ir::Value>,
+}
+
+impl Gen<'_, '_> {
+    /// The decided version of block `blk` (entered with `mask`, first active lane `first`,
+    /// scalar section `sc`; every lane takes the back edge `dir`), emitted at the current
+    /// block: a native loop where [`Self::loop_carry`] finds parameters to carry, the
+    /// per-trip decided code otherwise. A trip of the loop whose exit test does not hold
+    /// goes to `general` (the block's general version) with the slots written.
+    pub(super) fn decided_loop(
+        &mut self,
+        blk: ir::Block,
+        mask: Value,
+        first: Value,
+        sc: &HashMap<ir::Value, Value>,
+        dir: bool,
+        general: CBlock,
+    ) -> Result<(), String> {
+        let carry = self.loop_carry(blk, sc, dir);
+        if carry.is_empty() {
+            return self.gen_block_rest(blk, mask, first, sc, true);
+        }
+        let Terminator::Branch { cond, .. } = self.f.block(blk).term.clone() else {
+            return Err("internal: a decided loop without a branch".into());
+        };
+        let plain = self.b.create_block();
+        let pre = self.b.create_block();
+        let head = self.b.create_block();
+        // The loop runs full warps only: its lane 0 is the first active lane.
+        let full = self.b.ins().icmp_imm_s(IntCC::Equal, mask, -1);
+        self.b.ins().brif(full, pre, &[], plain, &[]);
+        self.b.switch_to_block(pre);
+        let state = self.state();
+        let mut vars = Vec::with_capacity(carry.len());
+        for p in carry {
+            let vt = vty(self.ty(p)).ok_or("internal: a carried value without a vector type")?;
+            let slot = self.layout.slot[p.index()] as i32;
+            let mut gv = Vec::with_capacity(crate::analysis::segment::GROUPS as usize);
+            for k in 0..crate::analysis::segment::GROUPS {
+                let var = self.b.declare_var(vt);
+                let x = self
+                    .b
+                    .ins()
+                    .load(vt, TRUSTED(), state, slot + 16 * k as i32);
+                self.b.def_var(var, x);
+                gv.push(var);
+            }
+            vars.push((p, gv));
+        }
+        let inv = self.loop_invariants(blk, first)?;
+        let pin = self.loaded_args(blk, dir, &vars);
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        self.dloop = Some(DLoop {
+            vars,
+            head,
+            plain,
+            inv,
+            pin,
+        });
+        let zero = self.b.ins().iconst(types::I32, 0);
+        let r = self.decided_trip(blk, mask, zero, sc, cond, dir, general);
+        self.dloop = None;
+        r?;
+        self.stay = Default::default();
+        self.b.switch_to_block(plain);
+        self.gen_block_rest(blk, mask, first, sc, true)
+    }
+
+    /// One trip of the decided loop, at its head: the exit test again (from the carried
+    /// values), then the trip's code (`Gen::gen_block_rest`, which ends in the back edge).
+    #[allow(clippy::too_many_arguments)]
+    fn decided_trip(
+        &mut self,
+        blk: ir::Block,
+        mask: Value,
+        zero: Value,
+        sc: &HashMap<ir::Value, Value>,
+        cond: ir::Value,
+        dir: bool,
+        general: CBlock,
+    ) -> Result<(), String> {
+        let Some(stay) = self.block_warp_cond(cond, blk, sc, zero, dir)? else {
+            return Err("internal: a decided loop's test not decided again".into());
+        };
+        let (run, out) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(stay, run, &[], out, &[]);
+        self.b.switch_to_block(out);
+        self.dloop_store();
+        self.b.ins().jump(general, &[]);
+        self.b.switch_to_block(run);
+        self.gen_block_rest(blk, mask, zero, sc, true)
+    }
+
+    /// The parameters of block `blk` (scalar section `sc`) that a decided loop carries in
+    /// variables (back edge `dir`): those of 32-bit vector types whose back-edge argument
+    /// is computed per lane. Empty (no loop) unless the back edge goes to `blk` itself,
+    /// the block is one segment without warp operations, its scalar section reads no
+    /// parameter nor per-lane result of the block (so it holds for every trip), and the
+    /// block has no parameters carried by its entry (`Gen::carry_params`) nor the first
+    /// block's hoisted section.
+    pub(super) fn loop_carry(
+        &self,
+        blk: ir::Block,
+        sc: &HashMap<ir::Value, Value>,
+        dir: bool,
+    ) -> Vec<ir::Value> {
+        let bd = self.f.block(blk);
+        let Terminator::Branch { then_, else_, .. } = &bd.term else {
+            return vec![];
+        };
+        let back = if dir { then_ } else { else_ };
+        let prio = self.layout.prio[blk.index()];
+        if back.block != blk
+            || self.big
+            || (blk == self.hoist.block && !self.hoist.is_empty())
+            || !self.carry_params(prio).is_empty()
+        {
+            return vec![];
+        }
+        let mut split = crate::analysis::segment::SegmentSplit::new(self.order);
+        for &i in &bd.insts {
+            let d = self.f.inst(i);
+            if self.scalar[i.index()] {
+                let reads_lane = d.args.iter().any(|a| {
+                    bd.params.contains(a)
+                        || self.def_block(*a) == Some(blk)
+                            && match self.f.values[a.index()].def {
+                                ir::ValueDef::Result(j, _) => !self.scalar[j.index()],
+                                ir::ValueDef::Param(..) => true,
+                            }
+                });
+                if reads_lane {
+                    return vec![];
+                }
+                continue;
+            }
+            if d.op.effect() == Effect::Warp || split.before(&d.op) {
+                return vec![];
+            }
+        }
+        bd.params
+            .iter()
+            .zip(&back.args)
+            .filter(|&(p, a)| {
+                !sc.contains_key(a)
+                    && matches!(self.ty(*p), ir::Type::I32 | ir::Type::F32)
+                    && self.layout.slot[p.index()] != u32::MAX
+                    && !self.hoist.hides(*p, self.f)
+            })
+            .map(|(&p, _)| p)
+            .collect()
+    }
+
+    /// Of the carried parameters `vars` of block `blk`, those whose back-edge (`dir`)
+    /// argument is computed from a value loaded in the block.
+    fn loaded_args(
+        &self,
+        blk: ir::Block,
+        dir: bool,
+        vars: &[(ir::Value, Vec<Variable>)],
+    ) -> Vec<ir::Value> {
+        let bd = self.f.block(blk);
+        let Terminator::Branch { then_, else_, .. } = &bd.term else {
+            return vec![];
+        };
+        let back = if dir { then_ } else { else_ };
+        let loaded = |v: ir::Value| match self.f.values[v.index()].def {
+            ir::ValueDef::Result(i, _) => matches!(self.f.inst(i).op, crate::ir::Op::Load { .. }),
+            ir::ValueDef::Param(..) => false,
+        };
+        bd.params
+            .iter()
+            .zip(&back.args)
+            .filter(|&(p, &a)| {
+                vars.iter().any(|(q, _)| q == p)
+                    && match self.f.values[a.index()].def {
+                        ir::ValueDef::Result(i, _) => {
+                            self.f.inst(i).args.iter().any(|&x| loaded(x))
+                        }
+                        ir::ValueDef::Param(..) => false,
+                    }
+            })
+            .map(|(&p, _)| p)
+            .collect()
+    }
+
+    /// The uniform 32-bit values of other blocks that block `blk`'s per-lane instructions
+    /// or its back edge read, each read from its slot at lane `first` and splatted (at the
+    /// current point, before the decided loop).
+    fn loop_invariants(
+        &mut self,
+        blk: ir::Block,
+        first: Value,
+    ) -> Result<HashMap<ir::Value, GVal>, String> {
+        let bd = self.f.block(blk).clone();
+        let mut reads: Vec<ir::Value> = vec![];
+        for &i in &bd.insts {
+            if !self.scalar[i.index()] {
+                reads.extend(self.f.inst(i).args.iter().copied());
+            }
+        }
+        for c in bd.term.targets() {
+            reads.extend(c.args.iter().copied());
+        }
+        let mut inv = HashMap::new();
+        for v in reads {
+            if inv.contains_key(&v)
+                || bd.params.contains(&v)
+                || self.def_block(v) == Some(blk)
+                || self.f.const_bits(v).is_some()
+                || !matches!(self.ty(v), ir::Type::I32 | ir::Type::F32)
+                || !self.uni.uniform_at(v, blk)
+                || self.layout.slot[v.index()] == u32::MAX
+                || self.hoist.hides(v, self.f)
+            {
+                continue;
+            }
+            let x = self.uniform_get(v, first)?;
+            let t = self.ty(v);
+            let g = self.splat_val(x, t);
+            inv.insert(v, g);
+        }
+        Ok(inv)
+    }
+
+    /// The group value of `v` where it is a carried parameter of the decided loop whose
+    /// trip is emitted, in the unrolled group loop's group (`Gen::cur_group`).
+    pub(super) fn dloop_read(&mut self, v: ir::Value) -> Result<Option<GVal>, String> {
+        let Some(lp) = &self.dloop else {
+            return Ok(None);
+        };
+        if let Some(&x) = lp.inv.get(&v) {
+            return Ok(Some(x));
+        }
+        let Some((_, gv)) = lp.vars.iter().find(|(p, _)| *p == v) else {
+            return Ok(None);
+        };
+        let Some(k) = self.cur_group else {
+            return Err(format!(
+                "internal: carried value {v} read outside its group"
+            ));
+        };
+        let var = gv[k];
+        Ok(Some(GVal::V1(self.b.use_var(var))))
+    }
+
+    /// Lane 0's value of `v` where it is a carried parameter of the decided loop (whose
+    /// warp is full, so lane 0 is the first active lane).
+    pub(super) fn dloop_lane0(&mut self, v: ir::Value) -> Option<Value> {
+        let lp = self.dloop.as_ref()?;
+        let (_, gv) = lp.vars.iter().find(|(p, _)| *p == v)?;
+        let var = gv[0];
+        let x = self.b.use_var(var);
+        Some(self.b.ins().extractlane(x, 0))
+    }
+
+    /// Of the back edge's parameters and group values `vals`, defines the carried ones'
+    /// variables for the current group and returns the others, which go to their slots.
+    pub(super) fn dloop_def(
+        &mut self,
+        vals: Vec<(ir::Value, GVal)>,
+    ) -> Result<Vec<(ir::Value, GVal)>, String> {
+        let Some(lp) = &self.dloop else {
+            return Ok(vals);
+        };
+        let mut defs = vec![];
+        let mut rest = vec![];
+        for (p, x) in vals {
+            match lp.vars.iter().find(|(q, _)| *q == p) {
+                Some((_, gv)) => defs.push((p, gv.clone(), x)),
+                None => rest.push((p, x)),
+            }
+        }
+        let Some(k) = self.cur_group else {
+            if defs.is_empty() {
+                return Ok(rest);
+            }
+            return Err("internal: carried value written outside its group".into());
+        };
+        for (p, gv, x) in defs {
+            let t = self.ty(p);
+            let x = match x {
+                GVal::S4(s) => self.pack_lanes(s, t),
+                x => x,
+            };
+            let GVal::V1(x) = x else {
+                return Err(format!("internal: carried value {p} not one vector"));
+            };
+            let vt = vty(t).ok_or("internal: a carried value without a vector type")?;
+            let x = if self.b.func.dfg.value_type(x) == vt {
+                x
+            } else {
+                self.vbitcast(x, vt)
+            };
+            if self.dloop.as_ref().is_some_and(|l| l.pin.contains(&p)) {
+                // Cranelift computes a pure value where it is first used, which for a
+                // variable is the back edge: each group's new value would be computed
+                // after the last group's loads, with every loaded value live (spilled)
+                // until then. A store to the scratch slot uses it here.
+                self.pin(GVal::V1(x));
+            }
+            self.b.def_var(gv[k], x);
+        }
+        Ok(rest)
+    }
+
+    /// Writes the decided loop's carried values to their slots (all 32 lanes: its warp is
+    /// full).
+    pub(super) fn dloop_store(&mut self) {
+        let Some(lp) = &self.dloop else {
+            return;
+        };
+        let vars: Vec<(u32, Vec<Variable>)> = lp
+            .vars
+            .iter()
+            .map(|(p, gv)| (self.layout.slot[p.index()], gv.clone()))
+            .collect();
+        let state = self.state();
+        for (slot, gv) in vars {
+            for (k, var) in gv.into_iter().enumerate() {
+                let x = self.b.use_var(var);
+                self.b
+                    .ins()
+                    .store(TRUSTED(), x, state, slot as i32 + 16 * k as i32);
+            }
+        }
+    }
+
+    /// Whether a warp's back edge to priority `prio` may not go straight into its block
+    /// (`Gen::goto_prio_first`): the launch is aborted or a block up to `prio` is active
+    /// (`i64`, non-zero then).
+    pub(super) fn busy_upto(&mut self, prio: u32) -> Value {
+        let mut busy = None;
+        for w in 0..=prio / 64 {
+            let mut word = self.state_load(types::I64, self.layout.active_off + 8 * w);
+            if w == prio / 64 {
+                let upto = u64::MAX >> (63 - prio % 64);
+                word = self.b.ins().band_imm_s(word, upto as i64);
+            }
+            busy = Some(match busy {
+                Some(o) => self.b.ins().bor(o, word),
+                None => word,
+            });
+        }
+        let abort = self.abort_flag();
+        let abort = self.b.ins().uextend(types::I64, abort);
+        match busy {
+            Some(b) => self.b.ins().bor(b, abort),
+            None => abort,
+        }
+    }
+
+    /// The group loop of the decided loop's trip (segment `insts`, `mask` all 32 lanes):
+    /// the full-warp version unrolled, entered where its accesses' conditions hold; the
+    /// trip goes to the per-trip code ([`DLoop::plain`]) with the slots written otherwise,
+    /// and on every trip where the body cannot be unrolled. Returns the accumulator.
+    pub(super) fn dloop_groups(
+        &mut self,
+        mask: Value,
+        insts: &[ir::Inst],
+        body: &mut impl FnMut(&mut Self, &mut super::vector::Grp, Value) -> Result<Value, String>,
+    ) -> Result<Value, String> {
+        let plain = match &self.dloop {
+            Some(lp) => lp.plain,
+            None => return Err("internal: no decided loop".into()),
+        };
+        let mut oks: Vec<Value> = vec![];
+        self.fast_oks(insts.iter().copied(), &mut oks);
+        let wide = self.plan_wide(insts);
+        let unroll = self.group_planned(insts).is_none()
+            && wide.is_empty()
+            && self.unroll_fits(insts.iter().copied(), |_| false);
+        if !unroll {
+            self.dloop_store();
+            self.b.ins().jump(plain, &[]);
+            let dead = self.b.create_block();
+            self.b.switch_to_block(dead);
+            return Ok(self.b.ins().iconst(types::I32, 0));
+        }
+        let (fast, leave) = (self.b.create_block(), self.b.create_block());
+        match oks.split_first() {
+            Some((&c, rest)) => {
+                let mut c = c;
+                for &ok in rest {
+                    c = self.b.ins().band(c, ok);
+                }
+                self.b.ins().brif(c, fast, &[], leave, &[]);
+            }
+            None => {
+                self.b.ins().jump(fast, &[]);
+            }
+        }
+        self.b.switch_to_block(leave);
+        self.dloop_store();
+        self.b.ins().jump(plain, &[]);
+        self.b.switch_to_block(fast);
+        self.warp_fast_body = true;
+        self.fast.wide = wide;
+        self.unroll_groups = true;
+        let acc = self.group_loop(mask, true, &mut *body);
+        self.unroll_groups = false;
+        self.fast.wide = Default::default();
+        self.warp_fast_body = false;
+        acc
+    }
+}
