@@ -158,6 +158,26 @@ pub(super) fn isspacep(b: &mut Builder, cx: &mut Cx) -> R {
         return Err(cx.bad("isspacep needs .global, .shared, .local, .const or .param"));
     }
     let a = b.src(cx, 1, Type::I64)?;
+    if space == Space::Global {
+        // "isspacep.global returns 1 for Kernel Function Parameters as .param window is
+        // contained within the .global window" (§9.7.9.19); ptxjit's parameter window is a
+        // window of its own (`cvta.param`), so the global test takes it in.
+        let global = b.emit1(Op::IsSpace { space }, vec![a], Type::Pred, cx.loc, &cx.ptx);
+        let param = b.emit1(
+            Op::IsSpace {
+                space: Space::Param,
+            },
+            vec![a],
+            Type::Pred,
+            cx.loc,
+            &cx.ptx,
+        );
+        let either = b.emit1(Op::Or {}, vec![global, param], Type::Pred, cx.loc, &cx.ptx);
+        if let Some(d) = b.dst(cx, 0, Type::Pred)? {
+            b.copy(d, either, cx.loc, &cx.ptx);
+        }
+        return Ok(());
+    }
     if space != Space::Const {
         return b.unary_to_dst(cx, Op::IsSpace { space }, vec![a], Type::Pred);
     }

@@ -1,0 +1,306 @@
+#!/usr/bin/env python3
+"""Writes carry.isa (the extended-precision chains of PTX ISA §9.7.2: add.cc, addc, sub.cc,
+subc, mad.cc, madc) and address.isa (isspacep §9.7.9.19, cvta §9.7.9.20, mapa §9.7.9.21,
+getctarank §9.7.9.22, stacksave/stackrestore/alloca §9.7.17).
+
+Every expected value is computed here from the ISA text, independently of ptxjit:
+- carry chains: each instruction's semantics over bit patterns of its type (".cc" writes the
+  carry-out of the unsigned n-bit sum to CC.CF, "addc"/"madc" add CC.CF in, "subc" subtracts
+  it as a borrow); multi-word chains are checked against the host's exact multi-word sum,
+  difference or product, which holds whatever encoding CC.CF uses for a borrow;
+- isspacep: "1 if generic address a falls within the specified state space window"; the
+  ".param window is contained within the .global window"; ".shared" is ".shared::cta", and a
+  CTA's shared memory is in its cluster's ".shared::cluster" window; whether a .const address
+  is in the .global window the text does not say ('*');
+- cvta/cvta.to: a generic address and back is the same address, and a generic access through
+  it reads the word at that address;
+- mapa/getctarank: without a cluster launch a CTA is a cluster of one (rank 0), so mapa to rank
+  0 names the same location and getctarank gives 0;
+- alloca: "a = max(immAlign, frame_align)", frame_align the minimum guaranteed alignment 8; the
+  pointer "points to local memory"; allocations are disjoint; stackrestore sets the stack
+  pointer back, so the same allocation after it gets the same pointer.
+
+Run from this directory: python3 gen_scalar.py. Seeded, so the output is stable.
+"""
+import random
+
+R = random.Random()
+
+
+def hx(v, bits):
+    return "0x%0*x" % (bits // 4, v & ((1 << bits) - 1))
+
+
+def write(name, head, lines):
+    with open(name, "w") as f:
+        for h in head:
+            f.write("# " + h + "\n" if h else "#\n")
+        f.write("# Written by gen_scalar.py; do not edit by hand.\n\n")
+        for l in lines:
+            f.write(l + "\n")
+
+
+# ---------------------------------------------------------------- carry chains (§9.7.2)
+
+def rand_word(bits):
+    """Random bit patterns with the edges carries live at."""
+    m = (1 << bits) - 1
+    k = R.randrange(8)
+    if k == 0:
+        return m
+    if k == 1:
+        return 0
+    if k == 2:
+        return 1 << (bits - 1)
+    if k == 3:
+        return m - R.randrange(4)
+    return R.getrandbits(bits)
+
+
+def signed(v, bits):
+    return v - (1 << bits) if v >> (bits - 1) else v
+
+
+def product(a, b, bits, sign):
+    """The full 2n-bit product of a and b (bit patterns), as a 2n-bit pattern."""
+    if sign == "s":
+        a, b = signed(a, bits), signed(b, bits)
+    return (a * b) & ((1 << (2 * bits)) - 1)
+
+
+def part(t, bits, half):
+    return (t >> bits if half == "hi" else t) & ((1 << bits) - 1)
+
+
+def add_cc(x, y, cin, bits):
+    """x + y + cin as n-bit patterns: (sum, carry-out of the unsigned sum)."""
+    s = x + y + cin
+    return s & ((1 << bits) - 1), s >> bits
+
+
+def gen_carry():
+    R.seed(35)
+    out = []
+    n_rows = 12
+    for sign in ("u", "s"):
+        for bits in (32, 64):
+            ty = "%s%d" % (sign, bits)
+            for half in ("lo", "hi"):
+                # mad.cc: d = part(a*b) + c, the carry-out read by addc into e.
+                out.append(
+                    "# mad.%s.cc.%s: d = %s(a*b) + c, CC.CF its carry-out (read by addc e = 0 + 0 + CF)"
+                    % (half, ty, half))
+                out.append(
+                    ">> mad.%s.cc.%s d, a, b, c; addc.%s e, 0, 0 :: d:%s e:%s <- a:%s b:%s c:%s"
+                    % (half, ty, ty, ty, ty, ty, ty, ty))
+                for _ in range(n_rows):
+                    a, b, c = (rand_word(bits) for _ in range(3))
+                    d, cf = add_cc(part(product(a, b, bits, sign), bits, half), c, 0, bits)
+                    out.append("%s %s %s -> %s %s" % (hx(a, bits), hx(b, bits), hx(c, bits),
+                                                      hx(d, bits), cf))
+                for cc in ("", ".cc"):
+                    # madc: d = part(a*b) + c + CF (CF from add.cc x = p + q); with .cc the
+                    # carry-out of that sum, without it CF as add.cc left it.
+                    what = "its carry-out" if cc else "CF unchanged"
+                    out.append(
+                        "# madc.%s%s.%s: d = %s(a*b) + c + CF (CF from add.cc x = p + q); e = CF after (%s)"
+                        % (half, cc, ty, half, what))
+                    out.append(
+                        ">> add.cc.%s x, p, q; madc.%s%s.%s d, a, b, c; addc.%s e, 0, 0 :: x:%s d:%s e:%s <- p:%s q:%s a:%s b:%s c:%s"
+                        % (ty, half, cc, ty, ty, ty, ty, ty, ty, ty, ty, ty, ty))
+                    for _ in range(n_rows):
+                        p, q, a, b, c = (rand_word(bits) for _ in range(5))
+                        x, cf = add_cc(p, q, 0, bits)
+                        d, cf2 = add_cc(part(product(a, b, bits, sign), bits, half), c, cf, bits)
+                        e = cf2 if cc else cf
+                        out.append("%s %s %s %s %s -> %s %s %s" % (
+                            hx(p, bits), hx(q, bits), hx(a, bits), hx(b, bits), hx(c, bits),
+                            hx(x, bits), hx(d, bits), e))
+            # Multi-word sums and differences: three words of a and b, a fourth word for the
+            # carry (borrow) out; the host's exact sum (difference) modulo 2^(4n).
+            m = (1 << bits) - 1
+            for op in ("add", "sub"):
+                cont = "addc" if op == "add" else "subc"
+                out.append("# %s.cc/%s.cc/%s chain on %s: w3:w2:w1:w0 = a2:a1:a0 %s b2:b1:b0 (mod 2^%d)"
+                           % (op, cont, cont, ty, "+" if op == "add" else "-", 4 * bits))
+                out.append(
+                    ">> %s.cc.%s w0, a0, b0; %s.cc.%s w1, a1, b1; %s.cc.%s w2, a2, b2; %s.%s w3, 0, 0"
+                    " :: w0:%s w1:%s w2:%s w3:%s <- a0:%s a1:%s a2:%s b0:%s b1:%s b2:%s"
+                    % ((op, ty, cont, ty, cont, ty, cont, ty) + (ty,) * 10))
+                for _ in range(n_rows):
+                    a = [rand_word(bits) for _ in range(3)]
+                    b = [rand_word(bits) for _ in range(3)]
+                    A = a[0] | a[1] << bits | a[2] << 2 * bits
+                    B = b[0] | b[1] << bits | b[2] << 2 * bits
+                    W = (A + B if op == "add" else A - B) & ((1 << 4 * bits) - 1)
+                    w = [(W >> (k * bits)) & m for k in range(4)]
+                    out.append(" ".join(hx(v, bits) for v in a + b) + " -> " +
+                               " ".join(hx(v, bits) for v in w))
+        # A two-word by two-word product from mul/mad.cc/madc (the schoolbook chain compilers
+        # emit for 128-bit multiplication): the host's exact product.
+    for bits in (32, 64):
+        ty = "u%d" % bits
+        m = (1 << bits) - 1
+        out.append("# 2x2-word product on %s: r3:r2:r1:r0 = (a1:a0) * (b1:b0) exactly, t = hi(a0*b0)" % ty)
+        chain = ("mul.lo.{t} r0, a0, b0; mul.hi.{t} t, a0, b0; "
+                 "mad.lo.cc.{t} r1, a0, b1, t; madc.hi.{t} r2, a0, b1, 0; "
+                 "mad.lo.cc.{t} r1, a1, b0, r1; madc.hi.cc.{t} r2, a1, b0, r2; addc.{t} r3, 0, 0; "
+                 "mad.lo.cc.{t} r2, a1, b1, r2; madc.hi.{t} r3, a1, b1, r3").format(t=ty)
+        out.append(">> %s :: r0:%s r1:%s r2:%s r3:%s t:%s <- a0:%s a1:%s b0:%s b1:%s"
+                   % ((chain,) + (ty,) * 9))
+        for _ in range(n_rows):
+            a0, a1, b0, b1 = (rand_word(bits) for _ in range(4))
+            P = (a0 | a1 << bits) * (b0 | b1 << bits)
+            r = [(P >> (k * bits)) & m for k in range(4)]
+            t = (a0 * b0) >> bits
+            out.append(" ".join(hx(v, bits) for v in (a0, a1, b0, b1)) + " -> " +
+                       " ".join(hx(v, bits) for v in r + [t]))
+    write("carry.isa", [
+        "Extended-precision integer arithmetic (PTX ISA §9.7.2): add.cc, addc, sub.cc, subc, mad.cc,",
+        "madc on every type, with and without .cc, and the multi-word chains compilers emit;",
+        "values computed in gen_scalar.py from each instruction's semantics with seeded random",
+        "inputs (edges of the carry: all ones, zero, the sign bit). Hand-written rows of the same",
+        "instructions stay in int_arith.isa.",
+    ], out)
+
+
+# ---------------------------------------------------------------- addresses (§9.7.9.19-22)
+
+QUERIES = ["global", "shared", "shared::cta", "shared::cluster", "local", "const", "param",
+           "param::entry"]
+
+
+def isspacep(space, query):
+    """§9.7.9.19 for a generic address inside a variable of `space` ('*': the text is silent)."""
+    if query == space:
+        return "1"
+    if query == "global" and space == "param":
+        return "1"  # ".param window is contained within the .global window"
+    if query == "global" and space == "const":
+        return "*"  # no word on whether the .const window is in the .global one
+    if space == "shared" and query in ("shared::cta", "shared::cluster"):
+        return "1"  # .shared is ::cta; the CTA's shared memory is in its cluster's window
+    if space == "param" and query == "param::entry":
+        return "1"  # .param is ::entry
+    return "0"
+
+
+def queries(reg):
+    names = ["q%d" % k for k in range(len(QUERIES))]
+    ptx = "; ".join("isspacep.%s %s, %s" % (q, n, reg) for q, n in zip(QUERIES, names))
+    sig = " ".join("%s:pred" % n for n in names)
+    return ptx, sig
+
+
+def gen_address():
+    R.seed(36)
+    out = []
+    qptx, qsig = queries("x")
+    words = 16
+
+    def image():
+        return [R.getrandbits(32) for _ in range(words)]
+
+    def offsets():
+        return [4 * R.randrange(words) for _ in range(32)]
+
+    # A global address: cvta.global to generic, the generic load, cvta.to.global back.
+    out.append("# isspacep on a generic address of the global image (cvta.global); the generic load")
+    out.append("# reads the word there; cvta.to.global gives the address back (k).")
+    out.append(">>> cvta.global.u64 x, g; %s; ld.u32 w, [x]; cvta.to.global.u64 y, x; setp.eq.u64 k, y, g"
+               " :: %s w:u32 k:pred <- g:gptr ; global %d ; regs x:u64 y:u64" % (qptx, qsig, 4 * words))
+    img = image()
+    out.append("case")
+    out.append("init 0x0: " + " ".join(hx(v, 32) for v in img))
+    for lane, o in enumerate(offsets()):
+        out.append("%d: %s -> %s %s 1" % (lane, hex(o), " ".join(isspacep("global", q) for q in QUERIES),
+                                          hx(img[o // 4], 32)))
+    # A shared address (a 32-bit shared offset widened, then cvta.shared); cvta.to.shared
+    # back; mapa to rank 0 and getctarank in a cluster of one.
+    out.append("# isspacep on a generic address of the CTA's shared image (cvta.shared.u64 of the 32-bit")
+    out.append("# shared address); the generic load; cvta.to.shared back (k); mapa to rank 0 (a CTA")
+    out.append("# launched without clusters is a cluster of one) names the same word, generic (w2) and")
+    out.append("# .shared::cluster (w3), and getctarank gives rank 0 for both (r, r2).")
+    out.append(">>> cvt.u64.u32 x, s; cvta.shared.u64 x, x; %s; ld.u32 w, [x]; cvta.to.shared.u64 y, x;"
+               " cvt.u32.u64 z, y; setp.eq.u32 k, z, s; mapa.u64 y, x, 0; ld.u32 w2, [y];"
+               " getctarank.u64 r, x; mapa.shared::cluster.u32 z, s, 0; ld.shared::cluster.u32 w3, [z];"
+               " getctarank.shared::cluster.u32 r2, z"
+               " :: %s w:u32 k:pred w2:u32 w3:u32 r:u32 r2:u32 <- s:sptr ; shared %d ; regs x:u64 y:u64 z:u32"
+               % (qptx, qsig, 4 * words))
+    img = image()
+    out.append("case")
+    out.append("init 0x0: " + " ".join(hx(v, 32) for v in img))
+    for lane, o in enumerate(offsets()):
+        w = hx(img[o // 4], 32)
+        out.append("%d: %s -> %s %s 1 %s %s 0 0" % (lane, hex(o), " ".join(isspacep("shared", q) for q in QUERIES),
+                                                  w, w, w))
+    # A local address: a .local array the lane stores into, then the generic address.
+    out.append("# isspacep on a generic address of a .local array (cvta.local); the lane's word stored")
+    out.append("# with st.local and read back through the generic address.")
+    out.append(">>> .local .align 8 .b8 lbuf[%d]; mov.u64 y, lbuf; add.u64 y, y, o; st.local.u32 [y], v;"
+               " cvta.local.u64 x, y; %s; ld.u32 w, [x]; cvta.to.local.u64 z, x; setp.eq.u64 k, z, y"
+               " :: %s w:u32 k:pred <- o:u64 v:u32 ; regs x:u64 y:u64 z:u64" % (4 * words, qptx, qsig))
+    out.append("case")
+    for lane, o in enumerate(offsets()):
+        v = R.getrandbits(32)
+        out.append("%d: %s %s -> %s %s 1" % (lane, hex(o), hx(v, 32),
+                                             " ".join(isspacep("local", q) for q in QUERIES), hx(v, 32)))
+    # A const address: a .const array with an initializer.
+    img = image()
+    out.append("# isspacep on a generic address of a .const array (cvta.const); the generic load reads")
+    out.append("# its initializer's word.")
+    out.append(">>> .const .align 4 .b32 cbuf[%d] = {%s}; mov.u64 y, cbuf; add.u64 y, y, o;"
+               " cvta.const.u64 x, y; %s; ld.u32 w, [x]; cvta.to.const.u64 z, x; setp.eq.u64 k, z, y"
+               " :: %s w:u32 k:pred <- o:u64 ; regs x:u64 y:u64 z:u64"
+               % (words, ", ".join(hx(v, 32) for v in img), qptx, qsig))
+    out.append("case")
+    for lane, o in enumerate(offsets()):
+        out.append("%d: %s -> %s %s 1" % (lane, hex(o), " ".join(isspacep("const", q) for q in QUERIES),
+                                          hx(img[o // 4], 32)))
+    # A kernel parameter's address (the table kernel's three .u64 parameters: 24 bytes).
+    out.append("# isspacep on a generic address of a kernel parameter (cvta.param; PTX ISA 7.7); the")
+    out.append("# generic load of the first parameter equals ld.param's (k).")
+    out.append(">>> mov.u64 y, pin; add.u64 y, y, o; cvta.param.u64 x, y; %s; ld.param.u64 a, [pin];"
+               " cvta.param.u64 z, pin; ld.u64 b, [z]; setp.eq.u64 k, a, b"
+               " :: %s k:pred <- o:u64 ; regs x:u64 y:u64 z:u64 a:u64 b:u64" % (qptx, qsig))
+    out.append("case")
+    for lane in range(32):
+        o = R.randrange(24)
+        out.append("%d: %s -> %s 1" % (lane, hex(o), " ".join(isspacep("param", q) for q in QUERIES)))
+
+    # The per-thread stack (§9.7.17). Scalar rows: every output is address-independent.
+    scalar = []
+    for ty, bits in (("u64", 64),):
+        for align in (None, 4, 8, 16):
+            a = max(align or 8, 8)  # a = max(immAlign, frame_align), frame_align = 8
+            al = "" if align is None else ", %d" % align
+            scalar.append("# alloca.%s%s: the pointer is a multiple of max(immAlign, 8) = %d (r = p & %d);"
+                          % (ty, al.replace(", ", " align "), a, a - 1))
+            scalar.append("# it is a local address (cvta.local, isspacep.local: l); a word stored at its end")
+            scalar.append("# with st.local reads back (w); a second allocation q lies outside [p, p+n) (o);")
+            scalar.append("# after stackrestore to the stacksave before p, stacksave gives that pointer (s) and")
+            scalar.append("# the same allocation gets p again (e).")
+            scalar.append(
+                ">> stacksave.{t} sp; alloca.{t} p, n{al}; and.b64 r, p, {m}; cvta.local.{t} g, p;"
+                " isspacep.local l, g; add.{t} h, p, n; sub.{t} h, h, 4; st.local.u32 [h], v;"
+                " alloca.{t} q, n{al}; ld.local.u32 w, [h]; add.{t} h, q, n; setp.le.u64 o, h, p;"
+                " add.{t} h, p, n; setp.le.u64 o2, h, q; or.pred o, o, o2; stackrestore.{t} sp;"
+                " stacksave.{t} sp2; setp.eq.u64 s, sp2, sp; alloca.{t} q, n{al}; setp.eq.u64 e, q, p"
+                " :: r:u64 l:pred w:u32 o:pred s:pred e:pred sp:u64 sp2:u64 p:u64 q:u64 g:u64 h:u64 o2:pred"
+                " <- n:u64 v:u32".format(t=ty, al=al, m=a - 1))
+            for _ in range(6):
+                n = 4 * R.randrange(1, 48)
+                v = R.getrandbits(32)
+                scalar.append("%d %s -> 0 1 %s 1 1 1 * * * * * * *" % (n, hx(v, 32), hx(v, 32)))
+    write("address.isa", [
+        "Addresses and state spaces (PTX ISA §9.7.9.19 isspacep, §9.7.9.20 cvta, §9.7.9.21 mapa,",
+        "§9.7.9.22 getctarank, §9.7.17 stacksave/stackrestore/alloca): generic addresses of each",
+        "state space queried with every isspacep space, converted back with cvta.to, and accessed",
+        "through; the per-thread stack's alignment, space, disjoint allocations and reuse after",
+        "stackrestore. Values from gen_scalar.py (the rules in its doc string).",
+    ], [".target sm_90"] + scalar + out)
+
+
+if __name__ == "__main__":
+    gen_carry()
+    gen_address()
