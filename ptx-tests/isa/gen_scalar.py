@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Writes carry.isa (the extended-precision chains of PTX ISA §9.7.2: add.cc, addc, sub.cc,
-subc, mad.cc, madc) and address.isa (isspacep §9.7.9.19, cvta §9.7.9.20, mapa §9.7.9.21,
-getctarank §9.7.9.22, stacksave/stackrestore/alloca §9.7.17).
+subc, mad.cc, madc), address.isa (isspacep §9.7.9.19, cvta §9.7.9.20, mapa §9.7.9.21,
+getctarank §9.7.9.22, stacksave/stackrestore/alloca §9.7.17) and cluster.isa (thread block
+clusters: the %cluster_* registers §10, mapa/getctarank across ranks, ld/st/atom/red on
+.shared::cluster, barrier.cluster §9.7.13.2).
 
 Every expected value is computed here from the ISA text, independently of ptxjit:
 - carry chains: each instruction's semantics over bit patterns of its type (".cc" writes the
@@ -18,7 +20,15 @@ Every expected value is computed here from the ISA text, independently of ptxjit
   0 names the same location and getctarank gives 0;
 - alloca: "a = max(immAlign, frame_align)", frame_align the minimum guaranteed alignment 8; the
   pointer "points to local memory"; allocations are disjoint; stackrestore sets the stack
-  pointer back, so the same allocation after it gets the same pointer.
+  pointer back, so the same allocation after it gets the same pointer;
+- clusters: rank R of an N-CTA cluster along x has %cluster_ctarank = %cluster_ctaid.x = R,
+  %cluster_nctarank = %cluster_nctaid.x = N, %clusterid.x the cluster's index in the grid;
+  mapa(a, t) is the address of a's location in rank t's shared memory, getctarank its rank,
+  isspacep.shared::cta is false for another rank's (the executing CTA's window; for mapa to
+  the own rank the text is silent: '*'); barrier.cluster.arrive
+  (release by default, or .relaxed after a fence) and .wait (acquire) make every rank's earlier
+  stores visible to every other rank; atomics on one word from several lanes and ranks end in
+  the sum (maximum) whatever their order, their old values then unspecified ('*').
 
 Run from this directory: python3 gen_scalar.py. Seeded, so the output is stable.
 """
@@ -301,6 +311,128 @@ def gen_address():
     ], [".target sm_90"] + scalar + out)
 
 
+def gen_cluster():
+    R.seed(37)
+    out = []
+    words = 32
+
+    def lanes(n, f):
+        for r in range(n):
+            for l in range(32):
+                out.append("%d.%d: %s" % (r, l, f(r, l)))
+
+    for n in (2, 4):
+        ncases = 2
+        out.append("# The cluster registers in a cluster of %d (cases: clusters 0 and 1 of the grid)." % n)
+        out.append(">>> mov.u32 r, %%cluster_ctarank; mov.u32 m, %%cluster_nctarank; mov.u32 x, %%cluster_ctaid.x;"
+                   " mov.u32 y, %%cluster_nctaid.x; mov.u32 c, %%clusterid.x; mov.u32 k, %%nclusterid.x;"
+                   " mov.pred e, %%is_explicit_cluster :: r:u32 m:u32 x:u32 y:u32 c:u32 k:u32 e:pred <- ; cluster %d" % n)
+        for c in range(ncases):
+            out.append("case cluster %d" % c)
+            lanes(n, lambda r, l: "-> %d %d %d %d %d %d 1" % (r, n, r, n, c, ncases))
+    n = 4
+    # mapa + ld.shared::cluster / generic loads of another rank's word.
+    out.append("# mapa to rank t of a shared address: the .shared::cluster load (w) and the generic one (w2)")
+    out.append("# read rank t's word; getctarank gives t (g, g2); a generic address in another rank's shared")
+    out.append("# memory is in the .shared::cluster window (c) and in the .shared::cta one only for t = own rank (d).")
+    out.append(">>> mapa.shared::cluster.u32 a, s, t; ld.shared::cluster.u32 w, [a]; getctarank.shared::cluster.u32 g, a;"
+               " cvt.u64.u32 x, s; cvta.shared.u64 x, x; mapa.u64 y, x, t; ld.u32 w2, [y]; getctarank.u64 g2, y;"
+               " isspacep.shared::cluster c, y; isspacep.shared::cta d, y"
+               " :: w:u32 g:u32 w2:u32 g2:u32 c:pred d:pred <- s:sptr t:u32 ; shared %d ; cluster %d ; regs a:u32 x:u64 y:u64"
+               % (4 * words, n))
+    for _ in range(2):
+        img = [[R.getrandbits(32) for _ in range(words)] for _ in range(n)]
+        out.append("case")
+        for r in range(n):
+            out.append("init rank %d 0x0: %s" % (r, " ".join(hx(v, 32) for v in img[r])))
+
+        def row(r, l):
+            o, t = R.randrange(words), R.randrange(n)
+            w = hx(img[t][o], 32)
+            # mapa to the own rank: whether that address is in the .shared::cta window the
+            # text does not say ('*').
+            d = "*" if t == r else "0"
+            return "%s %d -> %s %d %s %d 1 %s" % (hex(4 * o), t, w, t, w, t, d)
+        lanes(n, row)
+    # st.shared::cluster / generic stores into other ranks: distinct words, so any order.
+    for form in ("st.shared::cluster.u32 [a], v", "cvta.shared.u64 x, a; st.u32 [x], v"):
+        generic = form.startswith("cvta")
+        ptx = "mapa.shared::cluster.u32 a, s, t; " + (
+            "cvt.u64.u32 x, a; cvta.shared.u64 x, x; st.u32 [x], v" if generic else form)
+        out.append("# Each lane stores its word into rank t's shared memory (%s); the words are distinct."
+                   % ("a generic store through cvta.shared of the mapa address" if generic else "st.shared::cluster"))
+        out.append(">>> %s :: <- s:sptr t:u32 v:u32 ; shared %d ; cluster %d ; regs a:u32 x:u64" % (ptx, 4 * words, n))
+        slots = R.sample([(t, o) for t in range(n) for o in range(words)], 32 * n)
+        img = [[R.getrandbits(32) for _ in range(words)] for _ in range(n)]
+        after = [list(w) for w in img]
+        out.append("case")
+        for r in range(n):
+            out.append("init rank %d 0x0: %s" % (r, " ".join(hx(v, 32) for v in img[r])))
+        rows = []
+        for r in range(n):
+            for l in range(32):
+                t, o = slots[32 * r + l]
+                v = R.getrandbits(32)
+                after[t][o] = v
+                rows.append("%d.%d: %s %d %s ->" % (r, l, hex(4 * o), t, hx(v, 32)))
+        out.extend(rows)
+        for r in range(n):
+            out.append("expect rank %d 0x0: %s" % (r, " ".join(hx(v, 32) for v in after[r])))
+    # atom/red on .shared::cluster: several lanes of several ranks on one word.
+    for op, ptx, has_old in (("add", "atom.shared::cluster.add.u32 d, [a], v", True),
+                             ("add", "red.shared::cluster.add.u32 [a], v", False),
+                             ("max", "red.shared::cluster.max.u32 [a], v", False),
+                             ("min", "atom.shared::cluster.min.u32 d, [a], v", True)):
+        out.append("# %s into rank t's words, several lanes and ranks on a word: the word ends as the"
+                   " %s of its old value and the operands (old values returned: '*')." % (ptx.split()[0], op))
+        outs = "d:u32 " if has_old else ""
+        out.append(">>> mapa.shared::cluster.u32 a, s, t; %s :: %s<- s:sptr t:u32 v:u32 ; shared %d ; cluster %d ; regs a:u32"
+                   % (ptx, outs, 4 * words, n))
+        img = [[R.getrandbits(32) for _ in range(words)] for _ in range(n)]
+        after = [list(w) for w in img]
+        out.append("case")
+        for r in range(n):
+            out.append("init rank %d 0x0: %s" % (r, " ".join(hx(v, 32) for v in img[r])))
+        for r in range(n):
+            for l in range(32):
+                t, o = R.randrange(n), R.randrange(8)
+                v = R.getrandbits(32) if op != "add" else R.getrandbits(20)
+                cur = after[t][o]
+                after[t][o] = {"add": (cur + v) & 0xFFFFFFFF, "max": max(cur, v), "min": min(cur, v)}[op]
+                out.append("%d.%d: %s %d %s -> %s" % (r, l, hex(4 * o), t, hx(v, 32), "*" if has_old else ""))
+        for r in range(n):
+            out.append("expect rank %d 0x0: %s" % (r, " ".join(hx(v, 32) for v in after[r])))
+    # barrier.cluster: each lane stores its word in its own rank, the cluster barrier, then reads
+    # the same word of the next rank.
+    for arrive, wait, pre in (("barrier.cluster.arrive", "barrier.cluster.wait", ""),
+                              ("barrier.cluster.arrive.aligned", "barrier.cluster.wait.aligned", ""),
+                              ("barrier.cluster.arrive.release", "barrier.cluster.wait.acquire", ""),
+                              ("barrier.cluster.arrive.relaxed.aligned", "barrier.cluster.wait.aligned",
+                               "fence.acq_rel.cluster; ")):
+        out.append("# st.shared, %s%s / %s, then the next rank's word through mapa: every rank's store is"
+                   " visible." % (pre.replace("; ", " + "), arrive, wait))
+        out.append(">>> st.shared.u32 [s], v; %s%s; %s; mov.u32 r, %%cluster_ctarank; add.u32 r, r, 1;"
+                   " rem.u32 r, r, %d; mapa.shared::cluster.u32 a, s, r; ld.shared::cluster.u32 w, [a]"
+                   " :: w:u32 <- s:sptr v:u32 ; shared %d ; cluster %d ; regs a:u32 r:u32"
+                   % (pre, arrive, wait, n, 4 * words, n))
+        vals = [[R.getrandbits(32) for _ in range(32)] for _ in range(n)]
+        img = [[R.getrandbits(32) for _ in range(words)] for _ in range(n)]
+        out.append("case")
+        for r in range(n):
+            out.append("init rank %d 0x0: %s" % (r, " ".join(hx(v, 32) for v in img[r])))
+        lanes(n, lambda r, l: "%s %s -> %s" % (hex(4 * l), hx(vals[r][l], 32), hx(vals[(r + 1) % n][l], 32)))
+        for r in range(n):
+            out.append("expect rank %d 0x0: %s" % (r, " ".join(hx(v, 32) for v in vals[r])))
+    write("cluster.isa", [
+        "Thread block clusters (a '; cluster N' clause: each case a cluster of N one-warp CTAs, rows",
+        "'R.L:' for rank R's lane L, images per rank): the cluster special registers (PTX ISA §10),",
+        "mapa/getctarank (§9.7.9.21-22) and isspacep across ranks, ld/st/atom/red on .shared::cluster",
+        "addresses of other ranks, barrier.cluster.arrive/wait (§9.7.13.2) with .aligned, .release/",
+        ".acquire and .relaxed. Values from gen_scalar.py (the rules in its doc string).",
+    ], [".target sm_90"] + out)
+
+
 if __name__ == "__main__":
     gen_carry()
     gen_address()
+    gen_cluster()

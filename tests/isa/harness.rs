@@ -52,11 +52,21 @@
 //! a word `*` is not checked): every other byte must keep its initial value. Outputs compare bit
 //! for bit (`*`: unchecked) on every engine, failures naming the table line, lane and register
 //! (or the memory offset).
+//!
+//! A clause `; cluster N` (N = 1..8) runs each case as a thread block cluster of N CTAs of one
+//! warp each (a cluster launch, `.target sm_90` or later): each CTA has its own images, and
+//! the lines `R.L: inputs -> outputs` (R = 0..N-1; `L:` alone is rank 0) and `init rank R …`,
+//! `expect rank R …` give rank R's lanes and words. All ranks copy their images in before any
+//! runs the PTX, and finish it before any copies out (cluster barriers around the PTX), so the
+//! PTX may read and write other ranks' shared memory (`mapa`, `.shared::cluster`).
 
 use ptxjit::host::{Context, Engine, KernelArg, LaunchDims};
 
 /// The engines every table runs on.
 pub const ENGINES: &[Engine] = &[Engine::Jit, Engine::Interp];
+
+#[path = "cluster.rs"]
+mod cluster;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ty {
@@ -820,6 +830,9 @@ pub struct WarpGroup {
     pub shared: usize,
     /// The bytes of the global image (0: none; a multiple of 4).
     pub global: usize,
+    /// The CTAs of a case's cluster (`; cluster N`; 1: a plain launch). A case's lanes and
+    /// images are its ranks' one after another.
+    pub cluster: usize,
     pub cases: Vec<WarpCase>,
     pub line: usize,
     pub version: String,
@@ -839,7 +852,17 @@ fn parse_warp_header(
     let sig = clauses.next().unwrap_or_default();
     let (mut shared, mut global) = (0, 0);
     let mut scratch = vec![];
+    let mut cluster = 1;
     for m in clauses.map(str::trim) {
+        if let Some(n) = m.strip_prefix("cluster ") {
+            cluster = cluster::size(n).ok_or_else(|| {
+                format!(
+                    "line {line}: cluster size '{n}' (1 to {} CTAs)",
+                    cluster::MAX
+                )
+            })?;
+            continue;
+        }
         if let Some(regs) = m.strip_prefix("regs ") {
             for r in regs.split_whitespace() {
                 let (name, ty) = r.split_once(':').ok_or_else(|| {
@@ -899,6 +922,7 @@ fn parse_warp_header(
         scratch,
         shared,
         global,
+        cluster,
         cases: vec![],
         line,
         version: version.to_string(),
@@ -959,11 +983,11 @@ impl WarpGroup {
 }
 
 fn parse_warp_line(w: &mut WarpGroup, l: &str, line: usize) -> Result<(), String> {
-    let bytes = w.case_bytes();
+    let bytes = w.case_bytes() * w.cluster;
     if l == "case" || l.starts_with("case ") {
         w.cases.push(WarpCase {
             line,
-            lanes: vec![None; 32],
+            lanes: vec![None; 32 * w.cluster],
             init: vec![0; bytes],
             expect: vec![0; bytes],
             expect_line: vec![0; bytes / 4],
@@ -976,6 +1000,7 @@ fn parse_warp_line(w: &mut WarpGroup, l: &str, line: usize) -> Result<(), String
     }
     for (key, is_init) in [("init ", true), ("expect ", false)] {
         if let Some(rest) = l.strip_prefix(key) {
+            let (rank, rest) = cluster::rank_prefix(rest, w.cluster, line)?;
             // `init [shared|global] OFF: words`: the space may be left out with one image.
             let (space, rest) = match rest.split_once(' ') {
                 Some(("shared", r)) => (Some(Space::Shared), r),
@@ -998,7 +1023,7 @@ fn parse_warp_line(w: &mut WarpGroup, l: &str, line: usize) -> Result<(), String
             if off + 4 * words.len() > size {
                 return Err(format!("line {line}: words past the {size}-byte image"));
             }
-            let base = w.image_base(space);
+            let base = w.image_base(space) + rank * w.case_bytes();
             let c = w.cases.last_mut().expect("a case was checked above");
             for (k, v) in words.iter().enumerate() {
                 let o = base + off + 4 * k;
@@ -1026,11 +1051,7 @@ fn parse_warp_line(w: &mut WarpGroup, l: &str, line: usize) -> Result<(), String
     let (lane, row) = l
         .split_once(':')
         .ok_or_else(|| format!("line {line}: lane row 'L: inputs -> outputs'"))?;
-    let lane = lane
-        .trim()
-        .parse::<usize>()
-        .ok()
-        .filter(|l| *l < 32)
+    let lane = cluster::lane_index(lane.trim(), w.cluster)
         .ok_or_else(|| format!("line {line}: bad lane '{lane}'"))?;
     let (ins, ov) = split_row(line, row, &w.ins, w.outs.len())?;
     let mut outs = vec![];
@@ -1093,6 +1114,7 @@ pub fn warp_kernel_ptx(w: &WarpGroup) -> String {
             s += &copy_loop("IN", w.shared, true);
             s += "bar.sync 0;\n";
         }
+        s += cluster::barrier(w.cluster);
         let global = w.image_base(Space::Global);
         for (name, t) in &w.ins {
             match t {
@@ -1136,6 +1158,7 @@ pub fn warp_kernel_ptx(w: &WarpGroup) -> String {
         }
     }
     s += "ISA_SKIP:\n";
+    s += cluster::barrier(w.cluster);
     if w.shared > 0 {
         let n = w.shared;
         s += "bar.sync 0;\n";
@@ -1175,15 +1198,17 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
         .load_module(&ptx, "isa_warp.ptx", engine)
         .map_err(|e| format!("`{}` (table line {}): {e}\n{ptx}", w.ptx, w.line))?;
     let k = m.kernel("isa_warp").map_err(|e| e.to_string())?;
-    let n = w.cases.len();
+    // CTA c·N + r runs rank r of case c (N = the cluster size): its rows and image are the
+    // case's rank r ones.
+    let n = w.cases.len() * w.cluster;
     let (ni, no) = (w.ins.len() + 1, w.outs.len().max(1));
-    let bytes = w.case_bytes().max(4);
+    let bytes = w.case_bytes().max(4) * w.cluster;
     let mut inb = vec![0u8; n * 32 * ni * 8];
-    let mut memb = vec![0u8; n * bytes];
+    let mut memb = vec![0u8; w.cases.len() * bytes];
     for (c, case) in w.cases.iter().enumerate() {
         for (lane, row) in case.lanes.iter().enumerate() {
             let Some(row) = row else { continue };
-            let o = (c * 32 + lane) * ni * 8;
+            let o = (c * case.lanes.len() + lane) * ni * 8;
             inb[o] = 1;
             for (k, v) in row.ins.iter().enumerate() {
                 let o = o + 8 * (k + 1);
@@ -1218,7 +1243,7 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
             KernelArg::Ptr(dout),
             KernelArg::Ptr(dmem),
         ],
-        &Default::default(),
+        &cluster::launch_options(w.cluster),
     )
     .map_err(|e| format!("`{}` on {engine} (table line {}): {e}", w.ptx, w.line))?;
     let mut outb = vec![0u8; n * 32 * no * 8];
@@ -1236,7 +1261,7 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
         for (lane, row) in case.lanes.iter().enumerate() {
             let Some(row) = row else { continue };
             for (k, ((name, ty), e)) in w.outs.iter().zip(&row.outs).enumerate() {
-                let o = ((c * 32 + lane) * no + k) * 8;
+                let o = ((c * case.lanes.len() + lane) * no + k) * 8;
                 let mut b = [0u8; 8];
                 b.copy_from_slice(&outb[o..o + 8]);
                 let got = u64::from_le_bytes(b) & ty.mask();
@@ -1246,9 +1271,10 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
                         other => format!("{other:?}"),
                     };
                     fail(format!(
-                        "  line {} (case of line {}, lane {lane}): {name} = {} (expected {want})",
+                        "  line {} (case of line {}, lane {}): {name} = {} (expected {want})",
                         row.line,
                         case.line,
+                        cluster::lane_name(lane, w.cluster),
                         show(*ty, got)
                     ));
                 }
@@ -1266,9 +1292,10 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
                     } else {
                         format!("expect line {at}")
                     };
-                    let (space, off) = w.locate(o);
+                    let rank = cluster::rank_name(o / w.case_bytes(), w.cluster);
+                    let (space, off) = w.locate(o % w.case_bytes());
                     fail(format!(
-                        "  case of line {}: {space} byte {off:#x} = {g:#010x} (expected {e:#010x}, {from})",
+                        "  case of line {}: {rank}{space} byte {off:#x} = {g:#010x} (expected {e:#010x}, {from})",
                         case.line
                     ));
                 }
