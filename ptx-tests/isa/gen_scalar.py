@@ -3,7 +3,8 @@
 subc, mad.cc, madc), address.isa (isspacep §9.7.9.19, cvta §9.7.9.20, mapa §9.7.9.21,
 getctarank §9.7.9.22, stacksave/stackrestore/alloca §9.7.17) and cluster.isa (thread block
 clusters: the %cluster_* registers §10, mapa/getctarank across ranks, ld/st/atom/red on
-.shared::cluster, barrier.cluster §9.7.13.2).
+.shared::cluster, barrier.cluster §9.7.13.2, cp.async.bulk.shared::cluster.shared::cta with an
+mbarrier §9.7.9.25.4).
 
 Every expected value is computed here from the ISA text, independently of ptxjit:
 - carry chains: each instruction's semantics over bit patterns of its type (".cc" writes the
@@ -28,7 +29,9 @@ Every expected value is computed here from the ISA text, independently of ptxjit
   the own rank the text is silent: '*'); barrier.cluster.arrive
   (release by default, or .relaxed after a fence) and .wait (acquire) make every rank's earlier
   stores visible to every other rank; atomics on one word from several lanes and ranks end in
-  the sum (maximum) whatever their order, their old values then unspecified ('*').
+  the sum (maximum) whatever their order, their old values then unspecified ('*');
+  cp.async.bulk.shared::cluster.shared::cta copies the bytes into the rank dstMem names and
+  completes their count on the mbarrier mbar names there.
 
 Run from this directory: python3 gen_scalar.py. Seeded, so the output is stable.
 """
@@ -423,6 +426,35 @@ def gen_cluster():
         lanes(n, lambda r, l: "%s %s -> %s" % (hex(4 * l), hx(vals[r][l], 32), hx(vals[(r + 1) % n][l], 32)))
         for r in range(n):
             out.append("expect rank %d 0x0: %s" % (r, " ".join(hx(v, 32) for v in vals[r])))
+    # cp.async.bulk.shared::cluster.shared::cta: lane 0 of each rank copies its bytes at c into
+    # the next rank's shared memory at s, completing the transaction on that rank's mbarrier
+    # (each rank's lane 0 inits its own with count 1 and arrives with expect_tx; the cluster
+    # barrier orders the inits before any copy); every lane waits for its rank's phase 0.
+    for n, size in ((2, 64), (4, 48)):
+        out.append("# cp.async.bulk.shared::cluster.shared::cta of %d bytes from rank r (at c) to rank r+1 mod %d"
+                   " (at s) on rank r+1's mbarrier (init 1, arrive.expect_tx, complete_tx by the copy,"
+                   " try_wait.parity 0 loop); the mbarrier's words are its opaque state ('*')" % (size, n))
+        out.append(">>> @z mbarrier.init.shared::cta.b64 [m], 1; fence.mbarrier_init.release.cluster;"
+                   " barrier.cluster.arrive.aligned; barrier.cluster.wait.aligned;"
+                   " @z mbarrier.arrive.expect_tx.shared::cta.b64 t, [m], %d; mov.u32 k, %%cluster_ctarank;"
+                   " add.u32 k, k, 1; rem.u32 k, k, %d; @z mapa.shared::cluster.u32 d, s, k;"
+                   " @z mapa.shared::cluster.u32 b, m, k;"
+                   " @z cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [d], [c], %d, [b];"
+                   " ISA_WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, [m], 0; @!p bra ISA_WAIT"
+                   " :: p:pred <- z:pred s:sptr c:sptr m:sptr ; shared 256 ; cluster %d ; regs t:b64 k:u32 d:u32 b:u32"
+                   % (size, n, size, n))
+        img = [[R.getrandbits(32) for _ in range(64)] for _ in range(n)]
+        after = [list(w) for w in img]
+        for r in range(n):
+            k = (r + 1) % n
+            after[k][0x80 // 4:0x80 // 4 + size // 4] = img[r][0x40 // 4:0x40 // 4 + size // 4]
+        out.append("case lane 0 of each rank copies")
+        for r in range(n):
+            out.append("init rank %d 0x0: %s" % (r, " ".join(hx(v, 32) for v in img[r])))
+        lanes(n, lambda r, l: "%d 0x80 0x40 0x0 -> 1" % int(l == 0))
+        for r in range(n):
+            out.append("expect rank %d 0x0: * *" % r)
+            out.append("expect rank %d 0x8: %s" % (r, " ".join(hx(v, 32) for v in after[r][2:])))
     write("cluster.isa", [
         "Thread block clusters (a '; cluster N' clause: each case a cluster of N one-warp CTAs, rows",
         "'R.L:' for rank R's lane L, images per rank): the cluster special registers (PTX ISA §10),",
