@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Writes carry.isa (the extended-precision chains of PTX ISA §9.7.2: add.cc, addc, sub.cc,
-subc, mad.cc, madc), address.isa (isspacep §9.7.9.19, cvta §9.7.9.20, mapa §9.7.9.21,
-getctarank §9.7.9.22, stacksave/stackrestore/alloca §9.7.17) and cluster.isa (thread block
+subc, mad.cc, madc), address.isa (isspacep §9.7.9.19, cvta §9.7.9.20, mapa §9.7.9.23,
+getctarank §9.7.9.24, stacksave/stackrestore/alloca §9.7.17) and cluster.isa (thread block
 clusters: the %cluster_* registers §10, mapa/getctarank across ranks, ld/st/atom/red on
-.shared::cluster, barrier.cluster §9.7.13.2, cp.async.bulk.shared::cluster.shared::cta with an
-mbarrier §9.7.9.25.4).
+.shared::cluster, barrier.cluster §9.7.13.3, cp.async.bulk.shared::cluster.shared::cta with an
+mbarrier §9.7.9.25.4, st.async §9.7.9.12 and red.async §9.7.13.7).
 
 Every expected value is computed here from the ISA text, independently of ptxjit:
 - carry chains: each instruction's semantics over bit patterns of its type (".cc" writes the
@@ -31,7 +31,8 @@ Every expected value is computed here from the ISA text, independently of ptxjit
   stores visible to every other rank; atomics on one word from several lanes and ranks end in
   the sum (maximum) whatever their order, their old values then unspecified ('*');
   cp.async.bulk.shared::cluster.shared::cta copies the bytes into the rank dstMem names and
-  completes their count on the mbarrier mbar names there.
+  completes their count on the mbarrier mbar names there; st.async/red.async write (add) one
+  word in the rank the address names and complete its bytes on the mbarrier named there.
 
 Run from this directory: python3 gen_scalar.py. Seeded, so the output is stable.
 """
@@ -177,7 +178,7 @@ def gen_carry():
     ], out)
 
 
-# ---------------------------------------------------------------- addresses (§9.7.9.19-22)
+# ---------------------------------------------------------------- addresses (§9.7.9.19-24)
 
 QUERIES = ["global", "shared", "shared::cta", "shared::cluster", "local", "const", "param",
            "param::entry"]
@@ -306,8 +307,8 @@ def gen_address():
                 v = R.getrandbits(32)
                 scalar.append("%d %s -> 0 1 %s 1 1 1 * * * * * * *" % (n, hx(v, 32), hx(v, 32)))
     write("address.isa", [
-        "Addresses and state spaces (PTX ISA §9.7.9.19 isspacep, §9.7.9.20 cvta, §9.7.9.21 mapa,",
-        "§9.7.9.22 getctarank, §9.7.17 stacksave/stackrestore/alloca): generic addresses of each",
+        "Addresses and state spaces (PTX ISA §9.7.9.19 isspacep, §9.7.9.20 cvta, §9.7.9.23 mapa,",
+        "§9.7.9.24 getctarank, §9.7.17 stacksave/stackrestore/alloca): generic addresses of each",
         "state space queried with every isspacep space, converted back with cvta.to, and accessed",
         "through; the per-thread stack's alignment, space, disjoint allocations and reuse after",
         "stackrestore. Values from gen_scalar.py (the rules in its doc string).",
@@ -455,12 +456,47 @@ def gen_cluster():
         for r in range(n):
             out.append("expect rank %d 0x0: * *" % r)
             out.append("expect rank %d 0x8: %s" % (r, " ".join(hx(v, 32) for v in after[r][2:])))
+    # st.async / red.async: every lane of rank r writes (adds) one word in rank r+1's shared
+    # memory, each completing 4 bytes on that rank's mbarrier, which its lane 0 expects (128).
+    n = 2
+    for kind in ("st", "red"):
+        op = ("st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [d], v, [b]" if kind == "st" else
+              "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [d], v, [b]")
+        out.append("# %s: every lane of rank r into rank r+1 mod %d at s, 4 bytes completed on that rank's mbarrier"
+                   " (its lane 0: init 1, arrive.expect_tx 128; every lane: try_wait.parity 0 loop)%s"
+                   % (op.split()[0], n, "; several lanes on a word: the sum" if kind == "red" else ""))
+        out.append(">>> @z mbarrier.init.shared::cta.b64 [m], 1; fence.mbarrier_init.release.cluster;"
+                   " barrier.cluster.arrive.aligned; barrier.cluster.wait.aligned;"
+                   " @z mbarrier.arrive.expect_tx.shared::cta.b64 t, [m], 128; mov.u32 k, %%cluster_ctarank;"
+                   " add.u32 k, k, 1; rem.u32 k, k, %d; mapa.shared::cluster.u32 d, s, k;"
+                   " mapa.shared::cluster.u32 b, m, k; %s;"
+                   " ISA_WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, [m], 0; @!p bra ISA_WAIT"
+                   " :: p:pred <- z:pred s:sptr v:u32 m:sptr ; shared 256 ; cluster %d ; regs t:b64 k:u32 d:u32 b:u32"
+                   % (n, op, n))
+        img = [[R.getrandbits(32) for _ in range(64)] for _ in range(n)]
+        after = [list(w) for w in img]
+        rows = []
+        for r in range(n):
+            k = (r + 1) % n
+            for l in range(32):
+                o = 0x40 // 4 + (l if kind == "st" else R.randrange(8))
+                v = R.getrandbits(32)
+                after[k][o] = v if kind == "st" else (after[k][o] + v) & 0xFFFFFFFF
+                rows.append("%d.%d: %d %s %s 0x0 -> 1" % (r, l, int(l == 0), hex(4 * o), hx(v, 32)))
+        out.append("case")
+        for r in range(n):
+            out.append("init rank %d 0x0: %s" % (r, " ".join(hx(v, 32) for v in img[r])))
+        out.extend(rows)
+        for r in range(n):
+            out.append("expect rank %d 0x0: * *" % r)
+            out.append("expect rank %d 0x8: %s" % (r, " ".join(hx(v, 32) for v in after[r][2:])))
     write("cluster.isa", [
         "Thread block clusters (a '; cluster N' clause: each case a cluster of N one-warp CTAs, rows",
         "'R.L:' for rank R's lane L, images per rank): the cluster special registers (PTX ISA §10),",
-        "mapa/getctarank (§9.7.9.21-22) and isspacep across ranks, ld/st/atom/red on .shared::cluster",
-        "addresses of other ranks, barrier.cluster.arrive/wait (§9.7.13.2) with .aligned, .release/",
-        ".acquire and .relaxed. Values from gen_scalar.py (the rules in its doc string).",
+        "mapa/getctarank (§9.7.9.23-24) and isspacep across ranks, ld/st/atom/red on .shared::cluster",
+        "addresses of other ranks, barrier.cluster.arrive/wait (§9.7.13.3) with .aligned, .release/",
+        ".acquire and .relaxed, cp.async.bulk.shared::cluster.shared::cta, st.async and red.async",
+        "into another rank on its mbarrier. Values from gen_scalar.py (the rules in its doc string).",
     ], [".target sm_90"] + out)
 
 
