@@ -500,7 +500,72 @@ def gen_cluster():
     ], [".target sm_90"] + out)
 
 
+def gen_misc():
+    R.seed(38)
+    out = []
+    # brx.idx: the index'th label of the .branchtargets list (divergent across lanes in the
+    # one-thread-per-row run).
+    out.append("# brx.idx i, list: a branch to the i-th label of the .branchtargets list; each target sets d")
+    out.append(">> ISA_TS: .branchtargets ISA_L0, ISA_L1, ISA_L2, ISA_L3; brx.idx i, ISA_TS; ISA_L0: add.u32 d, a, 100;"
+               " bra ISA_E; ISA_L1: sub.u32 d, a, 7; bra ISA_E; ISA_L2: xor.b32 d, a, 0xff; bra ISA_E;"
+               " ISA_L3: mov.u32 d, 3; ISA_E: add.u32 d, d, 0 :: d:u32 <- i:u32 a:u32")
+    for _ in range(16):
+        i, a = R.randrange(4), R.getrandbits(16)
+        d = [(a + 100) & 0xFFFFFFFF, (a - 7) & 0xFFFFFFFF, a ^ 0xFF, 3][i]
+        out.append("%d %d -> %d" % (i, a, d))
+    out.append("# nanosleep t: a hint; the code after it runs as usual")
+    out.append(">> nanosleep.u32 t; add.u32 d, a, 1 :: d:u32 <- t:u32 a:u32")
+    for _ in range(4):
+        t, a = R.randrange(1000), R.getrandbits(31)
+        out.append("%d %d -> %d" % (t, a, a + 1))
+    # st.bulk: size bytes of zeros at a (8-byte aligned), nothing else written.
+    for form, size_in in (("st.bulk.weak.shared::cta [s], 64, 0", False),
+                          ("st.bulk.shared::cta [s], n, 0", True),
+                          ("cvt.u64.u32 x, s; cvta.shared.u64 x, x; st.bulk.weak [x], 32, 0", False)):
+        out.append("# %s: zeros from the address on (8-byte aligned, a multiple of 8 bytes), nothing else written" % form)
+        ins = "s:sptr n:u64" if size_in else "s:sptr"
+        out.append(">>> %s :: <- %s ; shared 256 ; regs x:u64" % (form, ins))
+        for _ in range(2):
+            img = [R.getrandbits(32) for _ in range(64)]
+            size = 8 * R.randrange(1, 16) if size_in else (64 if "64," in form else 32)
+            o = 8 * R.randrange(0, (256 - size) // 8 + 1)
+            after = list(img)
+            for w in range(o // 4, (o + size) // 4):
+                after[w] = 0
+            out.append("case lane 0 alone")
+            out.append("init 0x0: " + " ".join(hx(v, 32) for v in img))
+            out.append("0: %s%s ->" % (hex(o), " %d" % size if size_in else ""))
+            out.append("expect 0x0: " + " ".join(hx(v, 32) for v in after))
+    # Hints on global memory: prefetch, prefetchu, applypriority, cp.async.bulk.prefetch change
+    # no byte; discard.global.L2 makes its 128-byte line's bytes indeterminate ('*') and no other.
+    out.append("# prefetch.global.L2, prefetchu.L1, applypriority.global.L2::evict_normal (128-byte line),")
+    out.append("# cp.async.bulk.prefetch.L2.global: hints that change no byte; the load after them reads the word")
+    out.append(">>> prefetch.global.L2 [g]; prefetchu.L1 [g]; applypriority.global.L2::evict_normal [h], 128;"
+               " cp.async.bulk.prefetch.L2.global [h], 64; ld.global.u32 w, [g] :: w:u32 <- g:gptr h:gptr ; global 512")
+    img = [R.getrandbits(32) for _ in range(128)]
+    out.append("case")
+    out.append("init 0x0: " + " ".join(hx(v, 32) for v in img))
+    for lane in range(32):
+        o, h = 4 * R.randrange(128), 128 * R.randrange(4)
+        out.append("%d: %s %s -> %s" % (lane, hex(o), hex(h), hx(img[o // 4], 32)))
+    out.append("# discard.global.L2 [h], 128: the line's bytes become indeterminate ('*'); every other byte stays")
+    out.append(">>> discard.global.L2 [h], 128 :: <- h:gptr ; global 512")
+    img = [R.getrandbits(32) for _ in range(128)]
+    h = 128 * R.randrange(4)
+    after = ["*" if h // 4 <= k < h // 4 + 32 else hx(v, 32) for k, v in enumerate(img)]
+    out.append("case lane 0 alone")
+    out.append("init 0x0: " + " ".join(hx(v, 32) for v in img))
+    out.append("0: %s ->" % hex(h))
+    out.append("expect 0x0: " + " ".join(after))
+    write("misc.isa", [
+        "Control and memory hints (PTX ISA §9.7.12.4 brx.idx, §9.7.19.2 nanosleep, §9.7.9.13 st.bulk,",
+        "§9.7.9.15-17 prefetch/prefetchu, applypriority, discard, §9.7.9.25.4.3 cp.async.bulk.prefetch):",
+        "the branch taken, the zeros written, and that hints change no byte. Values from gen_scalar.py.",
+    ], [".target sm_100"] + out)
+
+
 if __name__ == "__main__":
     gen_carry()
     gen_address()
     gen_cluster()
+    gen_misc()
