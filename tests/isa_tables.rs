@@ -187,6 +187,18 @@ fn warp_table_errors() -> Result<(), String> {
             ">>> activemask.b32 d :: d:b32 <- ; cluster 2\ncase\n2.0: -> 1\n",
             "line 3: bad lane '2.0'",
         ),
+        (
+            ">>> activemask.b32 d :: d:b32 <- ; global 64 ; tensormap dims=4 box=4 elem=u9\ncase\n",
+            "line 1: element type 'u9'",
+        ),
+        (
+            ">>> activemask.b32 d :: d:b32 <- ; global 64 ; tensormap dims=32 box=4 elem=u32\ncase\n",
+            "line 1: the tensor map's 128 bytes do not fit the global image",
+        ),
+        (
+            ">>> activemask.b32 d :: d:b32 <- t:tmap ; global 64\ncase\n",
+            "line 1: 't' points into memory the header does not declare",
+        ),
     ];
     for (text, want) in cases {
         match harness::parse_file(text) {

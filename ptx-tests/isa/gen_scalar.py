@@ -564,8 +564,137 @@ def gen_misc():
     ], [".target sm_100"] + out)
 
 
+def swizzle(off, mode):
+    """§5.5.7: the 16-byte chunk index (bits 4..) XORed with the 128-byte row index within the
+    pattern (bits 7..), 1, 2 or 3 bits for the 32B, 64B and 128B swizzles (mode 1, 2, 3)."""
+    mask = (1 << mode) - 1
+    return off ^ (((off >> 7) & mask) << 4)
+
+
+def box_elems(dims, boxes, coords):
+    """The box's elements in shared-memory order (dimension 0 innermost): (flat tensor index or
+    None when out of bounds)."""
+    out = []
+    idx = [0] * len(dims)
+    total = 1
+    for b in boxes:
+        total *= b
+    for k in range(total):
+        rem = k
+        flat, stride, inside = 0, 1, True
+        for d in range(len(dims)):
+            i = rem % boxes[d]
+            rem //= boxes[d]
+            c = coords[d] + i
+            if not 0 <= c < dims[d]:
+                inside = False
+            flat += c * stride
+            stride *= dims[d]
+        out.append(flat if inside else None)
+    return out
+
+
+def gen_tensor():
+    R.seed(39)
+    out = []
+    groups = [  # (dims, box, swizzle mode)
+        ((40,), (16,), 0),
+        ((20, 12), (4, 8), 0),
+        ((24, 12), (8, 8), 1),
+        ((24, 12), (16, 8), 2),
+        ((40, 12), (32, 8), 3),
+        ((12, 6, 4), (4, 4, 2), 0),
+        ((8, 5, 4, 3), (4, 2, 2, 2), 0),
+        ((4, 3, 3, 2, 2), (4, 2, 2, 2, 2), 0),
+    ]
+    sw_name = {0: "none", 1: "32", 2: "64", 3: "128"}
+    for dims, boxes, mode in groups:
+        rank = len(dims)
+        n = 1
+        for d in dims:
+            n *= d
+        nbox = 1
+        for b in boxes:
+            nbox *= b
+        box_bytes = 4 * nbox
+        shared = box_bytes + 128  # the box, then the mbarrier
+        clause = "tensormap dims=%s box=%s swizzle=%s elem=u32" % (
+            ",".join(map(str, dims)), ",".join(map(str, boxes)), sw_name[mode])
+        coords = ", ".join("c%d" % d for d in range(rank))
+        cin = " ".join("c%d:s32" % d for d in range(rank))
+        # Load: global -> shared, out-of-bound elements zero.
+        out.append("# cp.async.bulk.tensor.%dd tile load of a %s box of a %s u32 tensor, swizzle %s: the box"
+                   " row-major at s (16-byte chunks swizzled), out-of-bound elements 0; mbarrier words '*'"
+                   % (rank, "x".join(map(str, boxes)), "x".join(map(str, dims)), sw_name[mode]))
+        out.append(">>> mbarrier.init.shared::cta.b64 [m], 1; mbarrier.arrive.expect_tx.shared::cta.b64 t, [m], %d;"
+                   " cp.async.bulk.tensor.%dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes [s], [tm, {%s}], [m];"
+                   " ISA_WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, [m], 0; @!p bra ISA_WAIT"
+                   " :: p:pred <- s:sptr tm:tmap %s m:sptr ; shared %d ; global %d ; %s ; regs t:b64"
+                   % (box_bytes, rank, coords, cin, shared, 4 * n, clause))
+        for case in range(4):
+            g = [R.getrandbits(32) for _ in range(n)]
+            sm = [R.getrandbits(32) for _ in range(shared // 4)]
+            if case == 0:
+                c = [0] * rank
+            elif case == 1:
+                c = [d - b // 2 for d, b in zip(dims, boxes)]  # past the far edges
+            elif case == 2:
+                c = [-(b // 2) for b in boxes]  # before the near edges
+            else:
+                c = [R.randrange(-b, d) for d, b in zip(dims, boxes)]
+            after = list(sm)
+            for k, flat in enumerate(box_elems(dims, boxes, c)):
+                after[swizzle(4 * k, mode) // 4] = 0 if flat is None else g[flat]
+            out.append("case coordinates %s" % ",".join(map(str, c)))
+            out.append("init global 0x0: " + " ".join(hx(v, 32) for v in g))
+            out.append("init shared 0x0: " + " ".join(hx(v, 32) for v in sm))
+            out.append("0: 0x0 0x0 %s %s -> 1" % (" ".join(map(str, c)), hex(box_bytes)))
+            out.append("expect shared 0x0: " + " ".join(hx(v, 32) for v in after[:nbox]))
+            out.append("expect shared %s: * *" % hex(box_bytes))
+        if rank != 2:
+            continue
+        # Store and reduction: shared -> global, in-bound elements only.
+        for red in (None, "add", "min", "max"):
+            if red is None:
+                op = "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [tm, {%s}], [s]" % coords
+                what = "tile store"
+            else:
+                op = "cp.reduce.async.bulk.tensor.2d.global.shared::cta.%s.tile.bulk_group [tm, {%s}], [s]" % (red, coords)
+                what = ".%s reduction" % red
+            out.append("# cp%s.async.bulk.tensor.2d %s of a %s box (swizzle %s): in-bound elements written%s,"
+                       " the others not" % (".reduce" if red else "", what, "x".join(map(str, boxes)),
+                                            sw_name[mode], " (combined with .%s.u32)" % red if red else ""))
+            out.append(">>> %s; cp.async.bulk.commit_group; cp.async.bulk.wait_group 0"
+                       " :: <- s:sptr tm:tmap %s ; shared %d ; global %d ; %s" % (op, cin, box_bytes, 4 * n, clause))
+            for case in range(2):
+                g = [R.getrandbits(32) for _ in range(n)]
+                sm = [R.getrandbits(32) for _ in range(nbox)]
+                c = [R.randrange(-b, d) for d, b in zip(dims, boxes)] if case else [1, 2]
+                after = list(g)
+                for k, flat in enumerate(box_elems(dims, boxes, c)):
+                    if flat is None:
+                        continue
+                    v = sm[swizzle(4 * k, mode) // 4]
+                    after[flat] = {None: v, "add": (after[flat] + v) & 0xFFFFFFFF,
+                                   "min": min(after[flat], v), "max": max(after[flat], v)}[red]
+                out.append("case coordinates %s" % ",".join(map(str, c)))
+                out.append("init global 0x0: " + " ".join(hx(v, 32) for v in g))
+                out.append("init shared 0x0: " + " ".join(hx(v, 32) for v in sm))
+                out.append("0: 0x0 0x0 %s ->" % " ".join(map(str, c)))
+                out.append("expect global 0x0: " + " ".join(hx(v, 32) for v in after))
+    write("tensor.isa", [
+        "Tensor-map copies (PTX ISA §9.7.9.25.5 cp.async.bulk.tensor, cp.reduce.async.bulk.tensor):",
+        "a '; tensormap' clause describes the case's global image as a packed u32 tensor, the map",
+        "encoded by the host API's cuTensorMapEncodeTiled; 1D-5D tile loads (out-of-bound elements",
+        "zero, every swizzle), 2D stores and .add/.min/.max reductions (in-bound elements only).",
+        "Values from gen_scalar.py: the box's elements in order, dimension 0 innermost, and the",
+        "swizzle of §5.5.7 (16-byte chunk bits 4.. XORed with 128-byte row bits 7..).",
+    ], [".target sm_90"] + out)
+
+
 if __name__ == "__main__":
     gen_carry()
     gen_address()
     gen_cluster()
     gen_misc()
+    gen_tensor()

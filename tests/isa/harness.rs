@@ -59,6 +59,13 @@
 //! `expect rank R …` give rank R's lanes and words. All ranks copy their images in before any
 //! runs the PTX, and finish it before any copies out (cluster barriers around the PTX), so the
 //! PTX may read and write other ranks' shared memory (`mapa`, `.shared::cluster`).
+//!
+//! A clause `; tensormap dims=D0,D1,… box=B0,B1,… swizzle=none|32|64|128 elem=u8|u16|u32|s32|
+//! u64|f16|f32` describes the case's global image as a packed row-major tensor (dimension 0
+//! innermost; the image must hold it) for `cp.async.bulk.tensor` and its kin: the harness
+//! encodes each case's 128-byte map with the host API's `cuTensorMapEncodeTiled`, and an input
+//! of type `tmap` holds the map's global address (its value: an offset added to it, normally
+//! 0). The `.shared` image is then 1024-byte aligned (the swizzle patterns' period).
 
 use ptxjit::host::{Context, Engine, KernelArg, LaunchDims};
 
@@ -67,6 +74,8 @@ pub const ENGINES: &[Engine] = &[Engine::Jit, Engine::Interp];
 
 #[path = "cluster.rs"]
 mod cluster;
+#[path = "tma.rs"]
+mod tma;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ty {
@@ -91,6 +100,9 @@ pub enum Ty {
     /// A warp group's `.u64` offset into the case's global image; the register holds its
     /// global address.
     GPtr,
+    /// A warp group's `.u64` offset into the case's tensor map (`; tensormap`); the register
+    /// holds the map's global address plus it.
+    TMap,
 }
 
 impl Ty {
@@ -117,6 +129,7 @@ impl Ty {
             "pred" => Ty::Pred,
             "sptr" => Ty::SPtr,
             "gptr" => Ty::GPtr,
+            "tmap" => Ty::TMap,
             _ => return None,
         })
     }
@@ -124,7 +137,7 @@ impl Ty {
         match self {
             Ty::U(b) | Ty::S(b) | Ty::B(b) => b,
             Ty::SPtr => 32,
-            Ty::GPtr => 64,
+            Ty::GPtr | Ty::TMap => 64,
             Ty::B8 => 8,
             Ty::F16 | Ty::Bf16 => 16,
             Ty::F16x2 | Ty::Bf16x2 | Ty::F32 => 32,
@@ -160,7 +173,7 @@ impl Ty {
             Ty::F64 => ("f64", "f64"),
             Ty::Pred => ("pred", "u8"),
             Ty::SPtr => ("u32", "u32"),
-            Ty::GPtr => ("u64", "u64"),
+            Ty::GPtr | Ty::TMap => ("u64", "u64"),
         }
     }
     fn is_float(self) -> bool {
@@ -257,7 +270,7 @@ pub fn parse_value(s: &str, ty: Ty) -> Option<Expect> {
         _ => {}
     }
     match ty {
-        Ty::U(_) | Ty::S(_) | Ty::B8 | Ty::B(_) | Ty::SPtr | Ty::GPtr => {
+        Ty::U(_) | Ty::S(_) | Ty::B8 | Ty::B(_) | Ty::SPtr | Ty::GPtr | Ty::TMap => {
             parse_int(s).map(|v| Expect::Bits(v & ty.mask()))
         }
         Ty::Pred => match s {
@@ -833,6 +846,8 @@ pub struct WarpGroup {
     /// The CTAs of a case's cluster (`; cluster N`; 1: a plain launch). A case's lanes and
     /// images are its ranks' one after another.
     pub cluster: usize,
+    /// The tensor map of each case (`; tensormap …`), after its images.
+    pub tensormap: Option<tma::MapSpec>,
     pub cases: Vec<WarpCase>,
     pub line: usize,
     pub version: String,
@@ -853,7 +868,12 @@ fn parse_warp_header(
     let (mut shared, mut global) = (0, 0);
     let mut scratch = vec![];
     let mut cluster = 1;
+    let mut tensormap = None;
     for m in clauses.map(str::trim) {
+        if let Some(spec) = m.strip_prefix("tensormap ") {
+            tensormap = Some(tma::parse(spec).map_err(|e| format!("line {line}: {e}"))?);
+            continue;
+        }
         if let Some(n) = m.strip_prefix("cluster ") {
             cluster = cluster::size(n).ok_or_else(|| {
                 format!(
@@ -907,11 +927,20 @@ fn parse_warp_header(
         let missing = match t {
             Ty::SPtr => shared == 0,
             Ty::GPtr => global == 0,
+            Ty::TMap => tensormap.is_none(),
             _ => false,
         };
         if missing {
             return Err(format!(
                 "line {line}: '{n}' points into memory the header does not declare"
+            ));
+        }
+    }
+    if let Some(t) = &tensormap {
+        if t.tensor_bytes() > global as u64 {
+            return Err(format!(
+                "line {line}: the tensor map's {} bytes do not fit the global image",
+                t.tensor_bytes()
             ));
         }
     }
@@ -923,6 +952,7 @@ fn parse_warp_header(
         shared,
         global,
         cluster,
+        tensormap,
         cases: vec![],
         line,
         version: version.to_string(),
@@ -966,8 +996,14 @@ impl WarpGroup {
         }
     }
 
-    /// The bytes of one case's memory: both images, each 128-byte aligned.
+    /// The bytes of one case's memory: both images, each 128-byte aligned, then its tensor
+    /// map if it has one.
     pub fn case_bytes(&self) -> usize {
+        self.map_base() + self.tensormap.as_ref().map_or(0, |_| tma::MAP_BYTES)
+    }
+
+    /// Where a case's tensor map starts in its memory (after both images).
+    pub fn map_base(&self) -> usize {
         self.shared.next_multiple_of(128) + self.global.next_multiple_of(128)
     }
 
@@ -1076,7 +1112,8 @@ pub fn warp_kernel_ptx(w: &WarpGroup) -> String {
         w.version, w.target
     );
     if w.shared > 0 {
-        s += &format!(".shared .align 128 .b8 isa_smem[{}];\n", w.shared);
+        let align = if w.tensormap.is_some() { 1024 } else { 128 };
+        s += &format!(".shared .align {align} .b8 isa_smem[{}];\n", w.shared);
     }
     s += ".visible .entry isa_warp(.param .u64 pin, .param .u64 pout, .param .u64 pmem)\n{\n\
          .reg .pred %isa_p, %isa_skip;\n.reg .u16 %isa_h;\n\
@@ -1122,6 +1159,12 @@ pub fn warp_kernel_ptx(w: &WarpGroup) -> String {
                 Ty::GPtr => {
                     s += &format!(
                         "add.u64 %{name}, %{name}, %isa_mem;\nadd.u64 %{name}, %{name}, {global};\n"
+                    )
+                }
+                Ty::TMap => {
+                    s += &format!(
+                        "add.u64 %{name}, %{name}, %isa_mem;\nadd.u64 %{name}, %{name}, {};\n",
+                        w.map_base()
                     )
                 }
                 _ => {}
@@ -1229,6 +1272,17 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
         .alloc(memb.len() as u64, Some("mem"))
         .map_err(|e| e.to_string())?;
     ctx.copy_htod(din, &inb).map_err(|e| e.to_string())?;
+    if let Some(spec) = &w.tensormap {
+        // Each case's map, of its global image at its device address.
+        for c in 0..w.cases.len() {
+            let at = c * bytes + w.map_base();
+            let tensor = dmem.0 + (c * bytes + w.image_base(Space::Global)) as u64;
+            let map = spec
+                .encode(tensor)
+                .map_err(|e| format!("table line {}: {e}", w.line))?;
+            memb[at..at + tma::MAP_BYTES].copy_from_slice(&map);
+        }
+    }
     ctx.copy_htod(dmem, &memb).map_err(|e| e.to_string())?;
     let dims = LaunchDims {
         grid: [n as u32, 1, 1],
@@ -1286,7 +1340,8 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
                 let o = 4 * word;
                 let g = u32::from_le_bytes(got[o..o + 4].try_into().expect("4 bytes"));
                 let e = u32::from_le_bytes(case.expect[o..o + 4].try_into().expect("4 bytes"));
-                if g != e && !case.unchecked[word] {
+                let map = w.tensormap.is_some() && o % w.case_bytes() >= w.map_base();
+                if g != e && !case.unchecked[word] && !map {
                     let from = if *at == 0 {
                         "unchanged".to_string()
                     } else {
