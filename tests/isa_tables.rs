@@ -119,6 +119,32 @@ case
     if e.matches(want).count() != harness::ENGINES.len() {
         return Err(format!("'{want}' not reported once per engine:\n{e}"));
     }
+    // A cluster of two: rank 1's lane is named `1.L`, its word `rank 1`.
+    let ranks = "\
+>>> mov.u32 d, %cluster_ctarank; st.shared.u32 [p], d :: d:u32 <- p:sptr ; shared 8 ; cluster 2
+case
+0: 0 -> 0
+1.3: 4 -> 0
+expect rank 1 0x4: 1
+";
+    let t = harness::parse_file(ranks)?;
+    let e = harness::run_warp_groups(&t.warps).err().unwrap_or_default();
+    for want in ["(case of line 2, lane 1.3): d = 0x1 (expected 0x0)"] {
+        if e.matches(want).count() != harness::ENGINES.len() {
+            return Err(format!("'{want}' not reported once per engine:\n{e}"));
+        }
+    }
+    let t = harness::parse_file(
+        &ranks
+            .replace("1.3: 4 -> 0", "1.3: 4 -> 1")
+            .replace(": 1\n", ": 2\n"),
+    )?;
+    let e = harness::run_warp_groups(&t.warps).err().unwrap_or_default();
+    let want =
+        "case of line 2: rank 1 shared byte 0x4 = 0x00000001 (expected 0x00000002, expect line 5)";
+    if e.matches(want).count() != harness::ENGINES.len() {
+        return Err(format!("'{want}' not reported once per engine:\n{e}"));
+    }
     let t = harness::parse_file(&two.replace("expect shared 0x4: 77", "expect global 0x0: 1"))?;
     let e = harness::run_warp_groups(&t.warps).err().unwrap_or_default();
     for want in [
@@ -178,6 +204,34 @@ fn warp_table_errors() -> Result<(), String> {
         (
             ">>> mov.b64 d, q :: d:b64 <- q:sdesc\ncase\n",
             "line 1: 'q' points into memory",
+        ),
+        (
+            ">>> activemask.b32 d :: d:b32 <- ; warps 2 ; cluster 2\ncase\n",
+            "line 1: 'warps N' and 'cluster N' together",
+        ),
+        (
+            ">>> activemask.b32 d :: d:b32 <- ; cluster 9\ncase\n",
+            "line 1: cluster size '9' (1 to 8 CTAs)",
+        ),
+        (
+            ">>> ld.shared.u32 d, [p] :: d:u32 <- p:sptr ; shared 8 ; cluster 2\ncase\ninit rank 2 0x0: 1\n",
+            "line 3: bad rank '2' (cluster of 2)",
+        ),
+        (
+            ">>> activemask.b32 d :: d:b32 <- ; cluster 2\ncase\n2.0: -> 1\n",
+            "line 3: bad lane '2.0'",
+        ),
+        (
+            ">>> activemask.b32 d :: d:b32 <- ; global 64 ; tensormap dims=4 box=4 elem=u9\ncase\n",
+            "line 1: element type 'u9'",
+        ),
+        (
+            ">>> activemask.b32 d :: d:b32 <- ; global 64 ; tensormap dims=32 box=4 elem=u32\ncase\n",
+            "line 1: the tensor map's 128 bytes do not fit the global image",
+        ),
+        (
+            ">>> activemask.b32 d :: d:b32 <- t:tmap ; global 64\ncase\n",
+            "line 1: 't' points into memory the header does not declare",
         ),
     ];
     for (text, want) in cases {

@@ -158,6 +158,29 @@ pub(super) fn isspacep(b: &mut Builder, cx: &mut Cx) -> R {
         return Err(cx.bad("isspacep needs .global, .shared, .local, .const or .param"));
     }
     let a = b.src(cx, 1, Type::I64)?;
+    if space == Space::Global {
+        // "isspacep.global returns 1 for Kernel Function Parameters as .param window is
+        // contained within the .global window" (§9.7.9.19); ptxjit's parameter window is a
+        // window of its own (`cvta.param`), so the global test takes it in.
+        let global = b.emit1(Op::IsSpace { space }, vec![a], Type::Pred, cx.loc, &cx.ptx);
+        let param = b.emit1(
+            Op::IsSpace {
+                space: Space::Param,
+            },
+            vec![a],
+            Type::Pred,
+            cx.loc,
+            &cx.ptx,
+        );
+        let either = b.emit1(Op::Or {}, vec![global, param], Type::Pred, cx.loc, &cx.ptx);
+        if let Some(d) = b.dst(cx, 0, Type::Pred)? {
+            b.copy(d, either, cx.loc, &cx.ptx);
+        }
+        return Ok(());
+    }
+    if space == Space::Shared && !cx.has("shared::cluster") {
+        return isspacep_shared_cta(b, cx, a);
+    }
     if space != Space::Const {
         return b.unary_to_dst(cx, Op::IsSpace { space }, vec![a], Type::Pred);
     }
@@ -191,6 +214,57 @@ pub(super) fn isspacep(b: &mut Builder, cx: &mut Cx) -> R {
     }
     if let Some(d) = b.dst(cx, 0, Type::Pred)? {
         b.copy(d, acc, cx.loc, &cx.ptx);
+    }
+    Ok(())
+}
+
+/// `isspacep.shared{::cta}`: the executing CTA's shared-memory window, which holds its own
+/// shared addresses and the `.shared::cluster` form naming its own rank, not another CTA's
+/// (`runtime::cluster`'s encoding: `CLUSTER_BIT | rank << RANK_SHIFT | offset`).
+fn isspacep_shared_cta(b: &mut Builder, cx: &mut Cx, a: Var) -> R {
+    use crate::runtime::cluster::{CLUSTER_BIT, MAX_CLUSTER_SHARED, RANK_SHIFT};
+    let (loc, ptx) = (cx.loc, cx.ptx.clone());
+    let inside = b.emit1(
+        Op::IsSpace {
+            space: Space::Shared,
+        },
+        vec![a],
+        Type::Pred,
+        loc,
+        &ptx,
+    );
+    let window = b.konst(cx, Type::I64, crate::runtime::memory::SHARED_WINDOW);
+    let off = b.emit1(Op::ISub {}, vec![a, window], Type::I64, loc, &ptx);
+    let high = b.konst(cx, Type::I64, !(MAX_CLUSTER_SHARED - 1));
+    let tag = b.emit1(Op::And {}, vec![off, high], Type::I64, loc, &ptx);
+    let own = b.emit1(
+        Op::SReg {
+            reg: crate::ir::SReg::ClusterCtaRank,
+        },
+        vec![],
+        Type::I32,
+        loc,
+        &ptx,
+    );
+    let own = b.coerce(cx, own, Type::I64, Some(Sign::Unsigned), cx.inst.span)?;
+    let shift = b.konst(cx, Type::I64, 1 << RANK_SHIFT);
+    let own = b.emit1(Op::IMul {}, vec![own, shift], Type::I64, loc, &ptx);
+    let bit = b.konst(cx, Type::I64, CLUSTER_BIT);
+    let own = b.emit1(Op::Or {}, vec![own, bit], Type::I64, loc, &ptx);
+    let eq = |b: &mut Builder, x: Var, y: Var| {
+        let op = Op::ICmp {
+            cc: ICmp::Eq,
+            sign: Sign::Unsigned,
+        };
+        b.emit1(op, vec![x, y], Type::Pred, loc, &ptx)
+    };
+    let zero = b.konst(cx, Type::I64, 0);
+    let plain = eq(b, tag, zero);
+    let mine = eq(b, tag, own);
+    let ours = b.emit1(Op::Or {}, vec![plain, mine], Type::Pred, loc, &ptx);
+    let cta = b.emit1(Op::And {}, vec![inside, ours], Type::Pred, loc, &ptx);
+    if let Some(d) = b.dst(cx, 0, Type::Pred)? {
+        b.copy(d, cta, loc, &ptx);
     }
     Ok(())
 }

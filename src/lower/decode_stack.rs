@@ -9,8 +9,10 @@
 //! pointer is a local-state-space address (the form `alloca` returns and `stacksave` /
 //! `stackrestore` use) that starts at the top of the reservation and grows down:
 //! ```text
-//! alloca.type     ptr, size{, immAlign};  sp = (sp - size) rounded down to immAlign (default 8,
-//!                                         a power of two up to 16); ptr = sp
+//! alloca.type     ptr, size{, immAlign};  sp = (sp - size) rounded down to max(immAlign, 8)
+//!                                         (immAlign a power of two up to 16, default 8: the
+//!                                         ISA's "a = max(immAlign, frame_align)", frame_align
+//!                                         its minimum guaranteed alignment 8); ptr = sp
 //! stacksave.type  d;                      d = sp
 //! stackrestore.type a;                    sp = a
 //! ```
@@ -31,6 +33,10 @@ type R = Result<(), LowerError>;
 
 /// Bytes of local memory per thread reserved for the stack.
 pub const STACK_BYTES: u64 = 1024;
+
+/// The alignment every `alloca` gets at least ("immAlign … default value being 8 which is the
+/// minimum guaranteed alignment", PTX ISA §9.7.17.3).
+const FRAME_ALIGN: u64 = 8;
 
 pub(super) fn stack(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
     let ty = match cx.mods.as_slice() {
@@ -77,11 +83,11 @@ pub(super) fn stack(b: &mut Builder, cx: &mut Cx, op: &str) -> R {
                 return Err(cx.bad("expects ptr, size and an optional alignment"));
             }
             let align = match cx.inst.operands.get(2) {
-                None => 8,
+                None => FRAME_ALIGN,
                 Some(Operand::Imm(Literal::Int { value, .. }, _))
                     if (1..=16).contains(value) && (*value as u64).is_power_of_two() =>
                 {
-                    *value as u64
+                    (*value as u64).max(FRAME_ALIGN)
                 }
                 Some(o) => {
                     return Err(LowerError::new(

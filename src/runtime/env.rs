@@ -1237,8 +1237,9 @@ pub fn cvta(space: Space, to_generic: bool, addr: u64) -> u64 {
 }
 
 /// `isspacep` (PTX ISA §9.7.9.20): whether generic address `addr` lies in `space`'s window.
-/// Global is everything outside the shared and local windows (const banks live in the global
-/// arena, so their addresses are global too). The lowering implements `isspacep.const` itself,
+/// Global is everything outside the shared, local and param windows (const banks live in the
+/// global arena, so their addresses are global too); the lowering of `isspacep.global` adds
+/// the param window, which the ISA places inside the global one. The lowering implements `isspacep.const` itself,
 /// by the module's `.const` variables' address ranges; here `Const` answers as global.
 pub fn is_space(space: Space, addr: u64) -> bool {
     let shared = addr.wrapping_sub(SHARED_WINDOW) < WINDOW_SIZE;

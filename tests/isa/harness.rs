@@ -57,11 +57,30 @@
 //! warps (lane rows 0..32·N − 1), and input type `sdesc` is a shared-memory matrix descriptor
 //! whose start-address field holds an offset into the `.shared` image; `tcgen05` snippets
 //! allocate their own tensor memory.
+//!
+//! A clause `; cluster N` (N = 1..8; not with `; warps N`) runs each case as a thread block cluster of N CTAs of one
+//! warp each (a cluster launch, `.target sm_90` or later): each CTA has its own images, and
+//! the lines `R.L: inputs -> outputs` (R = 0..N-1; `L:` alone is rank 0) and `init rank R …`,
+//! `expect rank R …` give rank R's lanes and words. All ranks copy their images in before any
+//! runs the PTX, and finish it before any copies out (cluster barriers around the PTX), so the
+//! PTX may read and write other ranks' shared memory (`mapa`, `.shared::cluster`).
+//!
+//! A clause `; tensormap dims=D0,D1,… box=B0,B1,… swizzle=none|32|64|128 elem=u8|u16|u32|s32|
+//! u64|f16|f32` describes the case's global image as a packed row-major tensor (dimension 0
+//! innermost; the image must hold it) for `cp.async.bulk.tensor` and its kin: the harness
+//! encodes each case's 128-byte map with the host API's `cuTensorMapEncodeTiled`, and an input
+//! of type `tmap` holds the map's global address (its value: an offset added to it, normally
+//! 0). The `.shared` image is then 1024-byte aligned (the swizzle patterns' period).
 
 use ptxjit::host::{Context, Engine, KernelArg, LaunchDims};
 
 /// The engines every table runs on.
 pub const ENGINES: &[Engine] = &[Engine::Jit, Engine::Interp];
+
+#[path = "cluster.rs"]
+mod cluster;
+#[path = "tma.rs"]
+mod tma;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ty {
@@ -90,6 +109,9 @@ pub enum Ty {
     /// 0-13, address >> 4) holds an offset into the case's `.shared` image; the register holds
     /// the descriptor of that shared address ([`crate::warpgroup`]).
     SDesc,
+    /// A warp group's `.u64` offset into the case's tensor map (`; tensormap`); the register
+    /// holds the map's global address plus it.
+    TMap,
 }
 
 impl Ty {
@@ -117,6 +139,7 @@ impl Ty {
             "sptr" => Ty::SPtr,
             "gptr" => Ty::GPtr,
             "sdesc" => Ty::SDesc,
+            "tmap" => Ty::TMap,
             _ => return None,
         })
     }
@@ -124,7 +147,7 @@ impl Ty {
         match self {
             Ty::U(b) | Ty::S(b) | Ty::B(b) => b,
             Ty::SPtr => 32,
-            Ty::GPtr | Ty::SDesc => 64,
+            Ty::GPtr | Ty::SDesc | Ty::TMap => 64,
             Ty::B8 => 8,
             Ty::F16 | Ty::Bf16 => 16,
             Ty::F16x2 | Ty::Bf16x2 | Ty::F32 => 32,
@@ -160,7 +183,7 @@ impl Ty {
             Ty::F64 => ("f64", "f64"),
             Ty::Pred => ("pred", "u8"),
             Ty::SPtr => ("u32", "u32"),
-            Ty::GPtr => ("u64", "u64"),
+            Ty::GPtr | Ty::TMap => ("u64", "u64"),
             Ty::SDesc => ("b64", "u64"),
         }
     }
@@ -258,7 +281,7 @@ pub fn parse_value(s: &str, ty: Ty) -> Option<Expect> {
         _ => {}
     }
     match ty {
-        Ty::U(_) | Ty::S(_) | Ty::B8 | Ty::B(_) | Ty::SPtr | Ty::GPtr => {
+        Ty::U(_) | Ty::S(_) | Ty::B8 | Ty::B(_) | Ty::SPtr | Ty::GPtr | Ty::TMap => {
             parse_int(s).map(|v| Expect::Bits(v & ty.mask()))
         }
         Ty::Pred => match s {
@@ -831,6 +854,11 @@ pub struct WarpGroup {
     pub shared: usize,
     /// The bytes of the global image (0: none; a multiple of 4).
     pub global: usize,
+    /// The CTAs of a case's cluster (`; cluster N`; 1: a plain launch). A case's lanes and
+    /// images are its ranks' one after another.
+    pub cluster: usize,
+    /// The tensor map of each case (`; tensormap …`), after its images.
+    pub tensormap: Option<tma::MapSpec>,
     pub cases: Vec<WarpCase>,
     pub line: usize,
     pub version: String,
@@ -853,9 +881,24 @@ fn parse_warp_header(
     let (mut shared, mut global) = (0, 0);
     let mut scratch = vec![];
     let mut warps = 1;
+    let mut cluster = 1;
+    let mut tensormap = None;
     for m in clauses.map(str::trim) {
         if let Some(n) = crate::warpgroup::warps_clause(m, line)? {
             warps = n;
+            continue;
+        }
+        if let Some(spec) = m.strip_prefix("tensormap ") {
+            tensormap = Some(tma::parse(spec).map_err(|e| format!("line {line}: {e}"))?);
+            continue;
+        }
+        if let Some(n) = m.strip_prefix("cluster ") {
+            cluster = cluster::size(n).ok_or_else(|| {
+                format!(
+                    "line {line}: cluster size '{n}' (1 to {} CTAs)",
+                    cluster::MAX
+                )
+            })?;
             continue;
         }
         if let Some(regs) = m.strip_prefix("regs ") {
@@ -893,6 +936,11 @@ fn parse_warp_header(
             .ok_or_else(|| format!("line {line}: memory bytes '{bytes}' (a multiple of 4)"))?
             as usize;
     }
+    if warps > 1 && cluster > 1 {
+        return Err(format!(
+            "line {line}: 'warps N' and 'cluster N' together (a cluster's CTAs have one warp)"
+        ));
+    }
     let (outs, ins) = sig
         .split_once("<-")
         .ok_or_else(|| format!("line {line}: signature needs '<-'"))?;
@@ -902,11 +950,20 @@ fn parse_warp_header(
         let missing = match t {
             Ty::SPtr | Ty::SDesc => shared == 0,
             Ty::GPtr => global == 0,
+            Ty::TMap => tensormap.is_none(),
             _ => false,
         };
         if missing {
             return Err(format!(
                 "line {line}: '{n}' points into memory the header does not declare"
+            ));
+        }
+    }
+    if let Some(t) = &tensormap {
+        if t.tensor_bytes() > global as u64 {
+            return Err(format!(
+                "line {line}: the tensor map's {} bytes do not fit the global image",
+                t.tensor_bytes()
             ));
         }
     }
@@ -917,6 +974,8 @@ fn parse_warp_header(
         scratch,
         shared,
         global,
+        cluster,
+        tensormap,
         cases: vec![],
         line,
         version: version.to_string(),
@@ -961,8 +1020,14 @@ impl WarpGroup {
         }
     }
 
-    /// The bytes of one case's memory: both images, each 128-byte aligned.
+    /// The bytes of one case's memory: both images, each 128-byte aligned, then its tensor
+    /// map if it has one.
     pub fn case_bytes(&self) -> usize {
+        self.map_base() + self.tensormap.as_ref().map_or(0, |_| tma::MAP_BYTES)
+    }
+
+    /// Where a case's tensor map starts in its memory (after both images).
+    pub fn map_base(&self) -> usize {
         self.shared.next_multiple_of(128) + self.global.next_multiple_of(128)
     }
 
@@ -978,11 +1043,11 @@ impl WarpGroup {
 }
 
 fn parse_warp_line(w: &mut WarpGroup, l: &str, line: usize) -> Result<(), String> {
-    let bytes = w.case_bytes();
+    let bytes = w.case_bytes() * w.cluster;
     if l == "case" || l.starts_with("case ") {
         w.cases.push(WarpCase {
             line,
-            lanes: vec![None; 32 * w.warps],
+            lanes: vec![None; 32 * w.warps * w.cluster],
             init: vec![0; bytes],
             expect: vec![0; bytes],
             expect_line: vec![0; bytes / 4],
@@ -995,6 +1060,7 @@ fn parse_warp_line(w: &mut WarpGroup, l: &str, line: usize) -> Result<(), String
     }
     for (key, is_init) in [("init ", true), ("expect ", false)] {
         if let Some(rest) = l.strip_prefix(key) {
+            let (rank, rest) = cluster::rank_prefix(rest, w.cluster, line)?;
             // `init [shared|global] OFF: words`: the space may be left out with one image.
             let (space, rest) = match rest.split_once(' ') {
                 Some(("shared", r)) => (Some(Space::Shared), r),
@@ -1017,7 +1083,7 @@ fn parse_warp_line(w: &mut WarpGroup, l: &str, line: usize) -> Result<(), String
             if off + 4 * words.len() > size {
                 return Err(format!("line {line}: words past the {size}-byte image"));
             }
-            let base = w.image_base(space);
+            let base = w.image_base(space) + rank * w.case_bytes();
             let c = w.cases.last_mut().expect("a case was checked above");
             for (k, v) in words.iter().enumerate() {
                 let o = base + off + 4 * k;
@@ -1045,12 +1111,15 @@ fn parse_warp_line(w: &mut WarpGroup, l: &str, line: usize) -> Result<(), String
     let (lane, row) = l
         .split_once(':')
         .ok_or_else(|| format!("line {line}: lane row 'L: inputs -> outputs'"))?;
-    let lane = lane
-        .trim()
-        .parse::<usize>()
-        .ok()
-        .filter(|l| *l < 32 * w.warps)
-        .ok_or_else(|| format!("line {line}: bad lane '{lane}'"))?;
+    let lane = if w.cluster > 1 {
+        cluster::lane_index(lane.trim(), w.cluster)
+    } else {
+        lane.trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|l| *l < 32 * w.warps)
+    }
+    .ok_or_else(|| format!("line {line}: bad lane '{lane}'"))?;
     let (ins, ov) = split_row(line, row, &w.ins, w.outs.len())?;
     let mut outs = vec![];
     for (s, (_, ty)) in ov.iter().zip(&w.outs) {
@@ -1074,11 +1143,12 @@ pub fn warp_kernel_ptx(w: &WarpGroup) -> String {
         w.version, w.target
     );
     if w.shared > 0 {
-        s += &format!(
-            ".shared .align {} .b8 isa_smem[{}];\n",
-            crate::warpgroup::shared_align(w),
-            w.shared
-        );
+        let align = if w.tensormap.is_some() {
+            1024
+        } else {
+            crate::warpgroup::shared_align(w)
+        };
+        s += &format!(".shared .align {align} .b8 isa_smem[{}];\n", w.shared);
     }
     s += ".visible .entry isa_warp(.param .u64 pin, .param .u64 pout, .param .u64 pmem)\n{\n\
          .reg .pred %isa_p, %isa_skip;\n.reg .u16 %isa_h;\n\
@@ -1119,6 +1189,7 @@ pub fn warp_kernel_ptx(w: &WarpGroup) -> String {
             s += &copy_loop("IN", w.shared, true, w.warps);
             s += "bar.sync 0;\n";
         }
+        s += cluster::barrier(w.cluster);
         let global = w.image_base(Space::Global);
         for (name, t) in &w.ins {
             match t {
@@ -1127,6 +1198,12 @@ pub fn warp_kernel_ptx(w: &WarpGroup) -> String {
                 Ty::GPtr => {
                     s += &format!(
                         "add.u64 %{name}, %{name}, %isa_mem;\nadd.u64 %{name}, %{name}, {global};\n"
+                    )
+                }
+                Ty::TMap => {
+                    s += &format!(
+                        "add.u64 %{name}, %{name}, %isa_mem;\nadd.u64 %{name}, %{name}, {};\n",
+                        w.map_base()
                     )
                 }
                 _ => {}
@@ -1163,6 +1240,7 @@ pub fn warp_kernel_ptx(w: &WarpGroup) -> String {
         }
     }
     s += "ISA_SKIP:\n";
+    s += cluster::barrier(w.cluster);
     if w.shared > 0 {
         let n = w.shared;
         s += "bar.sync 0;\n";
@@ -1205,16 +1283,18 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
         .load_module(&ptx, "isa_warp.ptx", engine)
         .map_err(|e| format!("`{}` (table line {}): {e}\n{ptx}", w.ptx, w.line))?;
     let k = m.kernel("isa_warp").map_err(|e| e.to_string())?;
-    let n = w.cases.len();
+    // CTA c·N + r runs rank r of case c (N = the cluster size): its rows and image are the
+    // case's rank r ones.
+    let n = w.cases.len() * w.cluster;
     let (ni, no) = (w.ins.len() + 1, w.outs.len().max(1));
-    let bytes = w.case_bytes().max(4);
+    let bytes = w.case_bytes().max(4) * w.cluster;
     let lanes = 32 * w.warps;
     let mut inb = vec![0u8; n * lanes * ni * 8];
-    let mut memb = vec![0u8; n * bytes];
+    let mut memb = vec![0u8; w.cases.len() * bytes];
     for (c, case) in w.cases.iter().enumerate() {
         for (lane, row) in case.lanes.iter().enumerate() {
             let Some(row) = row else { continue };
-            let o = (c * lanes + lane) * ni * 8;
+            let o = (c * case.lanes.len() + lane) * ni * 8;
             inb[o] = 1;
             for (k, v) in row.ins.iter().enumerate() {
                 let o = o + 8 * (k + 1);
@@ -1235,6 +1315,17 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
         .alloc(memb.len() as u64, Some("mem"))
         .map_err(|e| e.to_string())?;
     ctx.copy_htod(din, &inb).map_err(|e| e.to_string())?;
+    if let Some(spec) = &w.tensormap {
+        // Each case's map, of its global image at its device address.
+        for c in 0..w.cases.len() {
+            let at = c * bytes + w.map_base();
+            let tensor = dmem.0 + (c * bytes + w.image_base(Space::Global)) as u64;
+            let map = spec
+                .encode(tensor)
+                .map_err(|e| format!("table line {}: {e}", w.line))?;
+            memb[at..at + tma::MAP_BYTES].copy_from_slice(&map);
+        }
+    }
     ctx.copy_htod(dmem, &memb).map_err(|e| e.to_string())?;
     let dims = LaunchDims {
         grid: [n as u32, 1, 1],
@@ -1249,7 +1340,7 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
             KernelArg::Ptr(dout),
             KernelArg::Ptr(dmem),
         ],
-        &Default::default(),
+        &cluster::launch_options(w.cluster),
     )
     .map_err(|e| format!("`{}` on {engine} (table line {}): {e}", w.ptx, w.line))?;
     let mut outb = vec![0u8; n * lanes * no * 8];
@@ -1267,7 +1358,7 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
         for (lane, row) in case.lanes.iter().enumerate() {
             let Some(row) = row else { continue };
             for (k, ((name, ty), e)) in w.outs.iter().zip(&row.outs).enumerate() {
-                let o = ((c * lanes + lane) * no + k) * 8;
+                let o = ((c * case.lanes.len() + lane) * no + k) * 8;
                 let mut b = [0u8; 8];
                 b.copy_from_slice(&outb[o..o + 8]);
                 let got = u64::from_le_bytes(b) & ty.mask();
@@ -1277,9 +1368,10 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
                         other => format!("{other:?}"),
                     };
                     fail(format!(
-                        "  line {} (case of line {}, lane {lane}): {name} = {} (expected {want})",
+                        "  line {} (case of line {}, lane {}): {name} = {} (expected {want})",
                         row.line,
                         case.line,
+                        cluster::lane_name(lane, w.cluster),
                         show(*ty, got)
                     ));
                 }
@@ -1291,15 +1383,17 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
                 let o = 4 * word;
                 let g = u32::from_le_bytes(got[o..o + 4].try_into().expect("4 bytes"));
                 let e = u32::from_le_bytes(case.expect[o..o + 4].try_into().expect("4 bytes"));
-                if g != e && !case.unchecked[word] {
+                let map = w.tensormap.is_some() && o % w.case_bytes() >= w.map_base();
+                if g != e && !case.unchecked[word] && !map {
                     let from = if *at == 0 {
                         "unchanged".to_string()
                     } else {
                         format!("expect line {at}")
                     };
-                    let (space, off) = w.locate(o);
+                    let rank = cluster::rank_name(o / w.case_bytes(), w.cluster);
+                    let (space, off) = w.locate(o % w.case_bytes());
                     fail(format!(
-                        "  case of line {}: {space} byte {off:#x} = {g:#010x} (expected {e:#010x}, {from})",
+                        "  case of line {}: {rank}{space} byte {off:#x} = {g:#010x} (expected {e:#010x}, {from})",
                         case.line
                     ));
                 }
