@@ -326,9 +326,7 @@ fn typed_fragment(b: &Builder, cx: &Cx, k: usize, which: &str, e: MmaElem) -> R 
     let Some(&first) = types.first() else {
         return Ok(());
     };
-    if types.len() == items.len()
-        && types.iter().all(|t| *t == first)
-        && !accepted.contains(&first)
+    if types.len() == items.len() && types.iter().all(|t| *t == first) && !accepted.contains(&first)
     {
         let lower = |t: &S| format!(".{}", format!("{t:?}").to_lowercase());
         let names: Vec<String> = accepted.iter().map(lower).collect();
