@@ -2477,3 +2477,234 @@ fn oversized_call_formals_are_errors_at_their_declaration() {
     assert!(load(".b8 a[4294967295]").is_ok());
     assert!(load(".b32 a[4]").is_ok());
 }
+
+/// `.no_membermask_overlap` on the warp collectives with a member mask (ptxas 13.5 from PTX
+/// ISA 8.4; the PTX ISA text does not describe it), the version a form newer than its
+/// instruction names, and the register types of the 16-bit and `.tf32` matrix fragments
+/// (ptxas 13.5's message in each row's comment; each refused at line 8).
+#[test]
+fn member_mask_promise_fabric_versions_and_fragment_registers_are_checked_as_ptxas_checks_them() {
+    let kernel = |version: &str, target: &str, inst: &str| {
+        format!(
+            ".version {version}\n.target {target}\n.address_size 64\n.visible .entry k()\n{{\n\
+             .reg .pred %p<3>; .reg .b32 %r<9>; .reg .u32 %u<9>; .reg .f32 %f<9>; .reg .b64 %rd<3>;\n\
+             .reg .f16x2 %h<9>;\n{inst};\nret;\n}}\n"
+        )
+    };
+    let tf32 = "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32";
+    let bf16 = "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32";
+    let f16 = "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16";
+    let rejected = [
+        // "Feature '.no_membermask_overlap' requires PTX ISA .version 8.4 or later".
+        (
+            "8.3".to_string(),
+            "sm_90",
+            "bar.warp.sync.no_membermask_overlap -1".to_string(),
+            "requires PTX ISA 8.4",
+        ),
+        // "Illegal modifier '.no_membermask_overlap' for instruction 'bar'".
+        (
+            "8.4".into(),
+            "sm_90",
+            "bar.sync.no_membermask_overlap 0".into(),
+            "illegal modifier '.no_membermask_overlap' for instruction 'bar'",
+        ),
+        (
+            "8.4".into(),
+            "sm_90",
+            "barrier.sync.no_membermask_overlap 0".into(),
+            "illegal modifier '.no_membermask_overlap' for instruction 'barrier'",
+        ),
+        // "Illegal modifier '.no_membermask_overlap' for instruction 'activemask'" / 'elect'.
+        (
+            "8.4".into(),
+            "sm_90",
+            "activemask.no_membermask_overlap.b32 %r1".into(),
+            "illegal modifier '.no_membermask_overlap' for instruction 'activemask'",
+        ),
+        (
+            "8.4".into(),
+            "sm_90",
+            "elect.sync.no_membermask_overlap %r1|%p1, -1".into(),
+            "illegal modifier '.no_membermask_overlap' for instruction 'elect'",
+        ),
+        // "Illegal modifier '.no_membermask_overlap' for instruction 'vote'" (no .sync; the
+        // sm_60 target keeps `vote` without `.sync` legal; `vote.all` takes it, below).
+        (
+            "8.4".into(),
+            "sm_60",
+            "vote.ballot.no_membermask_overlap.b32 %r1, %p2".into(),
+            "illegal modifier '.no_membermask_overlap' for instruction 'vote'",
+        ),
+        // "Multiple .no_membermask_overlap modifiers specified".
+        (
+            "8.4".into(),
+            "sm_90",
+            "shfl.sync.no_membermask_overlap.no_membermask_overlap.bfly.b32 %r1, %r2, 1, 31, -1"
+                .into(),
+            "multiple .no_membermask_overlap modifiers",
+        ),
+        // "Feature 'fabric.submit.commit_group' requires PTX ISA .version 9.5 or later" (at
+        // 9.2, under fabric.submit's own 9.3).
+        (
+            "9.2".into(),
+            "sm_100a",
+            "fabric.submit.commit_group".into(),
+            "fabric.submit.commit_group requires PTX ISA 9.5",
+        ),
+        // "Arguments mismatch for instruction 'mma'": .tf32 A/B in .f32, .u32 or .f16x2
+        // registers, .bf16 ones in .f16x2, .f16 ones (and an .f16 accumulator) in .u32.
+        (
+            "8.0".into(),
+            "sm_80",
+            format!("{tf32} {{%f1,%f2,%f3,%f4}}, {{%f1,%f2,%f3,%f4}}, {{%r5,%r6}}, {{%f1,%f2,%f3,%f4}}"),
+            "the A fragment (operand 2) of .tf32 elements needs .b32 registers, not .f32",
+        ),
+        (
+            "8.0".into(),
+            "sm_80",
+            format!("{tf32} {{%f1,%f2,%f3,%f4}}, {{%r1,%r2,%r3,%r4}}, {{%u5,%u6}}, {{%f1,%f2,%f3,%f4}}"),
+            "the B fragment (operand 3) of .tf32 elements needs .b32 registers, not .u32",
+        ),
+        (
+            "8.0".into(),
+            "sm_80",
+            "mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2}, {%f5}, {%f1,%f2,%f3,%f4}".into(),
+            "the B fragment (operand 3) of .tf32 elements needs .b32 registers, not .f32",
+        ),
+        (
+            "8.0".into(),
+            "sm_80",
+            format!("{tf32} {{%f1,%f2,%f3,%f4}}, {{%h1,%h2,%h3,%h4}}, {{%r5,%r6}}, {{%f1,%f2,%f3,%f4}}"),
+            "needs .b32 registers, not .f16x2",
+        ),
+        (
+            "8.0".into(),
+            "sm_80",
+            format!("{bf16} {{%f1,%f2,%f3,%f4}}, {{%h1,%h2,%h3,%h4}}, {{%h5,%h6}}, {{%f1,%f2,%f3,%f4}}"),
+            "of .bf16 elements needs .b32 registers, not .f16x2",
+        ),
+        (
+            "8.0".into(),
+            "sm_80",
+            "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%f1,%f2}, {%f3}, {%f1,%f2,%f3,%f4}".into(),
+            "of .f16 elements needs .b32 or .f16x2 registers, not .f32",
+        ),
+        (
+            "8.0".into(),
+            "sm_80",
+            format!("{f16} {{%u1,%u2}}, {{%r1,%r2,%r3,%r4}}, {{%r5,%r6}}, {{%r1,%r2}}"),
+            "the D fragment (operand 1) of .f16 elements needs .b32 or .f16x2 registers, not .u32",
+        ),
+        // "Arguments mismatch for instruction 'wmma.load.a'" / 'wmma.store.d' / 'wmma.mma'.
+        (
+            "8.0".into(),
+            "sm_80",
+            "wmma.load.a.sync.aligned.row.m16n16k8.global.tf32 {%f1,%f2,%f3,%f4}, [%rd1]".into(),
+            "needs .b32 registers, not .f32",
+        ),
+        (
+            "8.0".into(),
+            "sm_80",
+            "wmma.store.d.sync.aligned.row.m16n16k16.global.f16 [%rd1], {%f1,%f2,%f3,%f4}".into(),
+            "the stored fragment (operand 2) of .f16 elements needs .b32 or .f16x2 registers",
+        ),
+        (
+            "8.0".into(),
+            "sm_80",
+            "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8}, \
+             {%u1,%u2,%u3,%u4,%u5,%u6,%u7,%u8}, {%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}, \
+             {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8}"
+                .into(),
+            "the A fragment (operand 2) of .f16 elements needs .b32 or .f16x2 registers, not .u32",
+        ),
+    ];
+    for (version, target, inst, words) in rejected {
+        match front_end(&kernel(&version, target, &inst), "k.ptx") {
+            Ok(_) => panic!("{inst}: loaded, but ptxas rejects it"),
+            Err(e) => {
+                let msg = e.to_string();
+                assert_eq!(e.kind(), "invalid", "{msg}");
+                assert!(msg.contains("k.ptx:8:"), "{msg}");
+                assert!(msg.contains(words), "{msg} (wanted {words:?})");
+            }
+        }
+    }
+    // The nearest forms ptxas 13.5 takes.
+    let accepted = [
+        ("8.4", "sm_90", "bar.warp.sync.no_membermask_overlap -1".to_string()),
+        ("8.4", "sm_60", "vote.all.no_membermask_overlap.pred %p1, %p2".into()),
+        (
+            "8.4",
+            "sm_90",
+            "shfl.sync.bfly.no_membermask_overlap.b32 %r1|%p1, %r2, 1, 31, -1".into(),
+        ),
+        (
+            "8.4",
+            "sm_90",
+            "shfl.sync.no_membermask_overlap.idx.b32 %r1, %r2, 1, 31, -1".into(),
+        ),
+        (
+            "8.4",
+            "sm_90",
+            "vote.sync.no_membermask_overlap.all.pred %p1, %p2, -1".into(),
+        ),
+        (
+            "8.4",
+            "sm_90",
+            "vote.sync.ballot.no_membermask_overlap.b32 %r1, %p2, -1".into(),
+        ),
+        (
+            "8.4",
+            "sm_90",
+            "match.any.sync.no_membermask_overlap.b32 %r1, %r2, -1".into(),
+        ),
+        (
+            "8.4",
+            "sm_90",
+            "redux.sync.add.no_membermask_overlap.u32 %r1, %r2, -1".into(),
+        ),
+        (
+            "8.0",
+            "sm_80",
+            format!("{tf32} {{%f1,%f2,%f3,%f4}}, {{%r1,%r2,%r3,%r4}}, {{%r5,%r6}}, {{%f1,%f2,%f3,%f4}}"),
+        ),
+        // A .b32 register among .f32 ones: ptxas 13.5 takes the vector.
+        (
+            "8.0",
+            "sm_80",
+            format!("{tf32} {{%f1,%f2,%f3,%f4}}, {{%f1,%r2,%r3,%r4}}, {{%r5,%r6}}, {{%f1,%f2,%f3,%f4}}"),
+        ),
+        (
+            "8.0",
+            "sm_80",
+            format!("{f16} {{%h1,%h2}}, {{%h1,%h2,%h3,%h4}}, {{%h5,%h6}}, {{%h1,%h2}}"),
+        ),
+        // Integer and FP8 fragments take any 32-bit register; mma.sp is not typed.
+        (
+            "8.0",
+            "sm_80",
+            "mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32 {%u1,%u2,%u3,%u4}, {%r1,%r2}, {%u5}, {%u1,%u2,%u3,%u4}".into(),
+        ),
+        (
+            "8.7",
+            "sm_89",
+            "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%f1,%f2,%f3,%f4}, {%u1,%u2,%u3,%u4}, {%u5,%u6}, {%f1,%f2,%f3,%f4}".into(),
+        ),
+        (
+            "8.0",
+            "sm_80",
+            "mma.sp.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32 {%f1,%f2,%f3,%f4}, {%f1,%f2,%f3,%f4}, {%f5,%f6,%f7,%f8}, {%f1,%f2,%f3,%f4}, %r1, 0".into(),
+        ),
+        (
+            "8.0",
+            "sm_80",
+            "wmma.load.a.sync.aligned.row.m16n16k8.global.tf32 {%r1,%r2,%r3,%r4}, [%rd1]".into(),
+        ),
+    ];
+    for (version, target, inst) in accepted {
+        if let Err(e) = front_end(&kernel(version, target, &inst), "k.ptx") {
+            panic!("{inst}: {e}");
+        }
+    }
+}

@@ -292,8 +292,57 @@ pub(super) fn mma(b: &mut Builder, cx: &mut Cx) -> R {
         spec.sparse = Some(MmaSparse { selector, ordered });
     } else {
         mma_form(&spec).map_err(|e| cx.bad(&e))?;
+        for (k, which, e) in [(0, "D", d), (1, "A", a), (2, "B", bt), (3, "C", c)] {
+            typed_fragment(b, cx, k, which, e)?;
+        }
     }
     emit_mma(b, cx, spec)
+}
+
+/// The register types ptxas 13.5 takes for a fragment (operand `k`, `which` in errors) of
+/// elements `e`: `.f16` elements in `.b32` or `.f16x2` registers, `.bf16` and `.tf32` ones in
+/// `.b32` registers (a `.tf32` `mma` A fragment of `.f32` registers: "Arguments mismatch for
+/// instruction 'mma'"; of `.u32`, `.s32`, `.f16x2` ones too), on `mma` (not `mma.sp`, which
+/// ptxas 13.5 does not type) and on `wmma.load`/`wmma.store`/`wmma.mma`. A vector whose
+/// registers all have one other type is refused; one mixing a `.b32` register with others is
+/// taken, as ptxas takes it (mixing other types is `Builder::check_vector_kinds`'s error).
+/// The other element types (integers, `.f64`, `.f32`, FP8) take any register of the
+/// fragment's width.
+fn typed_fragment(b: &Builder, cx: &Cx, k: usize, which: &str, e: MmaElem) -> R {
+    use crate::ptx::ast::ScalarType as S;
+    let accepted: &[S] = match e {
+        MmaElem::F16 => &[S::B32, S::F16x2],
+        MmaElem::Bf16 | MmaElem::Tf32 => &[S::B32],
+        _ => return Ok(()),
+    };
+    // A scalar operand is `regs`'s error.
+    let Operand::Vector(items, span) = cx.opnd(k)? else {
+        return Ok(());
+    };
+    let types: Vec<S> = items
+        .iter()
+        .filter_map(|o| b.declared_reg(o).map(|(_, _, t)| t))
+        .collect();
+    let Some(&first) = types.first() else {
+        return Ok(());
+    };
+    if types.len() == items.len() && types.iter().all(|t| *t == first) && !accepted.contains(&first)
+    {
+        let lower = |t: &S| format!(".{}", format!("{t:?}").to_lowercase());
+        let names: Vec<String> = accepted.iter().map(lower).collect();
+        return Err(LowerError::new(
+            *span,
+            format!(
+                "'{}': the {which} fragment (operand {}) of .{e} elements needs {} registers, \
+                 not {}",
+                cx.ptx,
+                k + 1,
+                names.join(" or "),
+                lower(&first)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Whether `spec` is an `mma.sp` form of the PTX ISA (§9.7.14.6.3 "Syntax": A sparse, of
@@ -857,6 +906,7 @@ fn wmma_load(b: &mut Builder, cx: &mut Cx) -> R {
         return Err(cx.bad("expects 2 or 3 operands"));
     }
     let (nregs, rty) = spec.regs(f, false);
+    typed_fragment(b, cx, 0, "loaded", ty)?;
     let dests = regs(cx, 0, nregs)?;
     let space = space_of(cx);
     let addr = b.address(cx, 1, space)?;
@@ -988,6 +1038,7 @@ fn wmma_store(b: &mut Builder, cx: &mut Cx) -> R {
         return Err(cx.bad("expects 2 or 3 operands"));
     }
     let (nregs, rty) = spec.regs(f, false);
+    typed_fragment(b, cx, 1, "stored", ty)?;
     let srcs = regs(cx, 1, nregs)?;
     let mut vals = vec![];
     for o in &srcs {
@@ -1137,6 +1188,9 @@ fn wmma_mma(b: &mut Builder, cx: &mut Cx) -> R {
         rnd: f64_rounding(cx, a)?,
         ..spec
     };
+    for (k, which, e) in [(0, "D", d), (1, "A", a), (2, "B", bt), (3, "C", c)] {
+        typed_fragment(b, cx, k, which, e)?;
+    }
     emit_mma(b, cx, spec)
 }
 

@@ -192,6 +192,7 @@ const MODIFIERS: &[&[&str]] = &[
     &["add", "sub", "inc", "dec", "min", "max", "exch", "cas"],
     // Warp and CTA synchronization (§9.7.13).
     &[
+        "no_membermask_overlap",
         "all",
         "any",
         "uni",

@@ -213,6 +213,19 @@ pub(super) struct Form {
     pub(super) needs: Needs,
 }
 
+/// `.no_membermask_overlap` on the `.sync` warp collectives with a member mask
+/// (`bar.warp.sync`, `shfl.sync`, `vote.sync`, `match.sync`, `redux.sync`): the program's
+/// promise that the member masks of concurrent calls in a warp do not overlap. The PTX ISA
+/// text has no section for it; ptxas 13.5 takes it from PTX ISA 8.4 ("Feature
+/// '.no_membermask_overlap' requires PTX ISA .version 8.4 or later") on every target of the
+/// instruction, and only on those forms ([`check_modifiers`]).
+const NO_MEMBERMASK_OVERLAP: Form = form(
+    ".no_membermask_overlap",
+    Mods(&[&["no_membermask_overlap"]]),
+    (8, 4),
+    AnyTarget,
+);
+
 const fn form(what: &'static str, when: When, since: (u32, u32), min: Min) -> Form {
     Form {
         what,
@@ -896,8 +909,11 @@ pub(super) static ROWS: &[Row] = &[
     row("mov", Any, "9.7.9.3", Pure(data::mov_any)).mods(&["v2", "v4", "v8"]),
     row("shfl", Any, "9.7.9.6", Effect(data::shfl))
         .since((3, 0), Sm(30))
-        .forms(&[form("shfl.sync", Mods(&[&["sync"]]), (6, 0), AnyTarget)])
-        .mods(&["bfly", "down", "idx", "sync", "up"]),
+        .forms(&[
+            form("shfl.sync", Mods(&[&["sync"]]), (6, 0), AnyTarget),
+            NO_MEMBERMASK_OVERLAP,
+        ])
+        .mods(&["bfly", "down", "idx", "no_membermask_overlap", "sync", "up"]),
     row("prmt", Any, "9.7.9.7", Pure(data::prmt))
         .since((2, 0), Sm(20))
         .mods(&["b4e", "ecl", "ecr", "f4e", "rc16", "rc8"]),
@@ -1404,8 +1420,21 @@ pub(super) static ROWS: &[Row] = &[
     row("exit", Any, "9.7.12.7", G(control)).mods(&[]),
     // §9.7.13 Parallel synchronization and communication.
     row("bar", Any, "9.7.13.1", G(super::super::collective::barrier))
-        .forms(&[form("bar.warp.sync", Mods(&[&["warp"]]), (6, 0), Sm(30))])
-        .mods(&["and", "arrive", "or", "popc", "red", "sync", "warp", "xor"]),
+        .forms(&[
+            form("bar.warp.sync", Mods(&[&["warp"]]), (6, 0), Sm(30)),
+            NO_MEMBERMASK_OVERLAP,
+        ])
+        .mods(&[
+            "and",
+            "arrive",
+            "no_membermask_overlap",
+            "or",
+            "popc",
+            "red",
+            "sync",
+            "warp",
+            "xor",
+        ]),
     row("barrier", Any, "9.7.13.1", G(barrier_any))
         .since((6, 0), Sm(30))
         .forms(&[form(
@@ -1533,19 +1562,47 @@ pub(super) static ROWS: &[Row] = &[
         .forms(&[
             form("vote.sync", Mods(&[&["sync"]]), (6, 0), Sm(30)),
             form("vote.ballot", Mods(&[&["ballot"]]), (2, 0), Sm(20)),
+            NO_MEMBERMASK_OVERLAP,
         ])
-        .mods(&["all", "any", "ballot", "sync", "uni"]),
+        .mods(&[
+            "all",
+            "any",
+            "ballot",
+            "no_membermask_overlap",
+            "sync",
+            "uni",
+        ]),
     row("match", Any, "9.7.13.10", Effect(collective_ops))
         .since((6, 0), Sm(70))
-        .mods(&["all", "any", "ballot", "sync", "uni"]),
+        .forms(&[NO_MEMBERMASK_OVERLAP])
+        .mods(&[
+            "all",
+            "any",
+            "ballot",
+            "no_membermask_overlap",
+            "sync",
+            "uni",
+        ]),
     row("activemask", Any, "9.7.13.11", Effect(collective_ops))
         .since((6, 2), Sm(30))
         .mods(&[]),
     row("redux", Any, "9.7.13.12", Effect(collective_ops))
         .since((7, 0), Sm(80))
-        .forms(&[form("redux.f32", Mods(&[&["f32"]]), (8, 6), SM100A)])
+        .forms(&[
+            form("redux.f32", Mods(&[&["f32"]]), (8, 6), SM100A),
+            NO_MEMBERMASK_OVERLAP,
+        ])
         .mods(&[
-            "NaN", "abs", "add", "and", "max", "min", "or", "sync", "xor",
+            "NaN",
+            "abs",
+            "add",
+            "and",
+            "max",
+            "min",
+            "no_membermask_overlap",
+            "or",
+            "sync",
+            "xor",
         ]),
     row(
         "griddepcontrol",
@@ -2651,17 +2708,35 @@ impl Row {
 /// requirement and what the header gives, as ptxas reports it ("Feature 'cp.async.bulk'
 /// requires PTX ISA .version 8.0 or later", "Instruction 'wgmma.fence' not supported on
 /// .target 'sm_90'").
+///
+/// Under a `.version` older than several of them, the newest is named: a form that needs a
+/// later PTX ISA than its instruction (`fabric.submit.commit_group`, 9.5, of `fabric.submit`,
+/// 9.3) is reported with its own version, as ptxas 13.5 reports it at `.version 9.2`
+/// ("Feature 'fabric.submit.commit_group' requires PTX ISA .version 9.5 or later").
 pub(super) fn check_header(cx: &Cx, row: &Row, header: Header) -> R {
     let forms = row.forms.iter().filter(|f| f.when.applies(cx));
-    for (what, needs) in
-        std::iter::once((cx.ptx.as_str(), row.needs)).chain(forms.map(|f| (f.what, f.needs)))
-    {
-        let here = if what == cx.ptx {
-            String::new()
+    let all: Vec<(&str, Needs)> = std::iter::once((cx.ptx.as_str(), row.needs))
+        .chain(forms.map(|f| (f.what, f.needs)))
+        .collect();
+    let named = |what: &str| {
+        if what == cx.ptx {
+            what.to_string()
         } else {
-            format!(" ('{}')", cx.ptx)
-        };
-        check_needs(cx.inst.span, &format!("{what}{here}"), needs, header)?;
+            format!("{what} ('{}')", cx.ptx)
+        }
+    };
+    // The first of the newest requirements the version misses (`rev`: `max_by_key` keeps
+    // the last of equal ones).
+    if let Some((what, needs)) = all
+        .iter()
+        .rev()
+        .filter(|(_, n)| header.version < n.since)
+        .max_by_key(|(_, n)| n.since)
+    {
+        return check_needs(cx.inst.span, &named(what), *needs, header);
+    }
+    for (what, needs) in all {
+        check_needs(cx.inst.span, &named(what), needs, header)?;
     }
     Ok(())
 }
@@ -2813,6 +2888,27 @@ pub(super) fn check_modifiers(cx: &Cx, row: &Row) -> R {
         {
             return Err(illegal(m));
         }
+    }
+    // `.no_membermask_overlap` goes on the forms that take a member mask: ptxas 13.5
+    // "Illegal modifier '.no_membermask_overlap' for instruction 'bar'" on `bar.sync`, and
+    // for `shfl` and `vote.uni`/`vote.ballot` without `.sync`; it takes `vote.all`/`vote.any`
+    // without `.sync` (where the header allows them: `.target sm_60`), as the full warp's
+    // `vote.sync`.
+    let overlap = cx
+        .mods
+        .iter()
+        .filter(|m| **m == "no_membermask_overlap")
+        .count();
+    let on_mask = match op {
+        "bar" => cx.has("sync") && cx.has("warp"),
+        "vote" => cx.has("sync") || cx.has("all") || cx.has("any"),
+        _ => cx.has("sync"),
+    };
+    if overlap > 0 && !on_mask {
+        return Err(illegal("no_membermask_overlap"));
+    }
+    if overlap > 1 {
+        return Err(cx.bad("multiple .no_membermask_overlap modifiers"));
     }
     Ok(())
 }
