@@ -457,8 +457,10 @@ pub const ISA: &[Instr] = isa! {
         "tcgen05.alloc.cta_group::1.sync.aligned.b32 [%rd1], %r2",
         "tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r1, 32",
         "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned"]
-    "tcgen05.cp" "9.7.16.9.2" ".cta_group::1 .128x256b, .4x256b, .128x128b, .64x128b.warpx2::02_13, .64x128b.warpx2::01_23, .32x128b.warpx4; source in the descriptor's K-major canonical layout, any swizzle; decompression .b8x16.b6x16_p32/.b8x16.b4x16_p64 (§9.7.16.9.1: each 16-byte group's sixteen 6- or 4-bit elements into 8-bit containers, a 6-bit one at bits 0-5, a 4-bit one at bits 2-5, as CUTLASS and public hardware probes place them: docs/isa-notes.md) (done when it executes; not yet: .cta_group::2, which copies into both CTAs' tensor memory from a source the text does not place)" [
+    "tcgen05.cp" "9.7.16.9.2" ".cta_group::1 .128x256b, .4x256b, .128x128b, .64x128b.warpx2::02_13, .64x128b.warpx2::01_23, .32x128b.warpx4; source in the descriptor's K-major canonical layout, any swizzle; decompression .b8x16.b6x16_p32/.b8x16.b4x16_p64 (§9.7.16.9.1: each 16-byte group's sixteen 6- or 4-bit elements into 8-bit containers, a 6-bit one at bits 0-5, a 4-bit one at bits 2-5, as CUTLASS and public hardware probes place them: docs/isa-notes.md); .cta_group::2 (issued by one thread of the pair): each CTA of the pair copies from its own shared memory at s-desc's offsets into its own tensor memory at taddr (⚠ ptxjit's reading, as the pair's tcgen05.mma reads its halves: docs/isa-notes.md) (done when it executes)" [
         "tcgen05.cp.cta_group::1.128x256b [%r1], %rd1",
+        "tcgen05.cp.cta_group::2.128x128b [%r1], %rd1",
+        "tcgen05.cp.cta_group::2.32x128b.warpx4.b8x16.b4x16_p64 [%r1], %rd1",
         "tcgen05.cp.cta_group::1.4x256b [%r1+8], %rd1",
         "tcgen05.cp.cta_group::1.128x128b [%r1], %rd2",
         "tcgen05.cp.cta_group::1.64x128b.warpx2::02_13 [%r1], %rd1",
