@@ -493,7 +493,8 @@ fn cp(b: &mut Builder, cx: &mut Cx) -> R {
 /// §9.7.16.10.9.3; the zero-column mask descriptor is §9.7.16.4.3, read when it runs).
 fn mma_ws(b: &mut Builder, cx: &mut Cx) -> R {
     if cx.mods.get(2) == Some(&"sp") {
-        return Err(cx.unsupported("tcgen05.mma.ws.sp is not supported yet"));
+        return Err(cx.unsupported("tcgen05.mma.ws.sp is not supported yet (the metadata layout of the .ws shapes is given in \
+             the ISA's figures only)"));
     }
     let kind = match cx.mods.get(3).copied() {
         Some("kind::f16") => Tc05Kind::F16,
@@ -647,13 +648,16 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
     }
     if sparse && scale_vec != 0 {
         return Err(cx.unsupported(&format!(
-            "tcgen05.mma.sp.kind::{kind}.block_scale is not supported yet (the dense form is)"
+            "tcgen05.mma.sp.kind::{kind}.block_scale is not supported yet (the metadata and scale \
+             factor layouts of the sparse block-scaled forms are given in figures only; the dense \
+             form is)"
         )));
     }
     if pair && (sparse || scale_vec != 0) {
         return Err(cx.unsupported(&format!(
-            "tcgen05.mma{}.cta_group::2.kind::{kind}{} is not supported yet (the dense \
-             .kind::f16, ::tf32, ::f8f6f4 and ::i8 forms of .cta_group::2 are)",
+            "tcgen05.mma{}.cta_group::2.kind::{kind}{} is not supported yet (which CTA of the \
+             pair holds which rows of the metadata or scale factors is given in figures only; \
+             the dense .kind::f16, ::tf32, ::f8f6f4 and ::i8 forms of .cta_group::2 are)",
             if sparse { ".sp" } else { "" },
             if scale_vec != 0 { ".block_scale" } else { "" }
         )));

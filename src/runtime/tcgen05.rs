@@ -940,9 +940,8 @@ fn cp_lane(
                     }
                     let out = u.expand(group);
                     for k in 0..4 {
-                        row[4 * g + k] = u32::from_le_bytes(
-                            out[4 * k..4 * k + 4].try_into().expect("4 bytes"),
-                        );
+                        row[4 * g + k] =
+                            u32::from_le_bytes(out[4 * k..4 * k + 4].try_into().expect("4 bytes"));
                     }
                 }
             }
