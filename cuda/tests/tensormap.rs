@@ -255,3 +255,296 @@ fn encode_im2col_wide() {
         );
     }
 }
+
+mod common;
+
+/// Loads a 2-D box through a tensor map into a 1024-byte-aligned shared buffer first filled
+/// with 0xA5, then copies the 1024 bytes to `out` (thread 0 alone).
+const PACKED_PTX: &str = r#"
+.version 8.6
+.target sm_100a
+.address_size 64
+.visible .entry packed_load(.param .align 64 .b8 tm[128], .param .u64 out, .param .u32 bytes)
+{
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<8>;
+    .reg .pred %p<3>;
+    .shared .align 1024 .b8 box[1024];
+    .shared .align 8 .b64 bar;
+    mov.u32 %r1, %tid.x;
+    setp.ne.u32 %p1, %r1, 0;
+    @%p1 bra DONE;
+    mov.u32 %r6, box;
+    mov.u32 %r7, bar;
+    mbarrier.init.shared.b64 [bar], 1;
+    mov.u32 %r2, 0;
+FILL:
+    add.u32 %r4, %r6, %r2;
+    mov.u32 %r8, 0xA5A5A5A5;
+    st.shared.u32 [%r4], %r8;
+    add.u32 %r2, %r2, 4;
+    setp.lt.u32 %p2, %r2, 1024;
+    @%p2 bra FILL;
+    fence.proxy.async.shared::cta;
+    mov.b64 %rd5, tm;
+    cvta.param.u64 %rd5, %rd5;
+    mov.u32 %r9, 0;
+    mov.u32 %r10, 0;
+    ld.param.u32 %r11, [bytes];
+    mbarrier.arrive.expect_tx.shared.b64 %rd1, [bar], %r11;
+    cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [%r6], [%rd5, {%r9, %r10}], [%r7];
+WAIT:
+    mbarrier.try_wait.parity.shared.b64 %p2, [bar], 0;
+    @!%p2 bra WAIT;
+    ld.param.u64 %rd2, [out];
+    mov.u32 %r2, 0;
+DUMP:
+    add.u32 %r4, %r6, %r2;
+    ld.shared.u32 %r8, [%r4];
+    cvt.u64.u32 %rd3, %r2;
+    add.u64 %rd4, %rd2, %rd3;
+    st.global.u32 [%rd4], %r8;
+    add.u32 %r2, %r2, 4;
+    setp.lt.u32 %p2, %r2, 1024;
+    @%p2 bra DUMP;
+DONE:
+    ret;
+}
+"#;
+
+/// The packed sub-byte types (`CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B`, `_16U4_ALIGN16B`,
+/// `_16U6_ALIGN16B`) from `cuTensorMapEncodeTiled`, loaded by a kernel: the shared-memory box
+/// each makes is computed here from the CUDA driver API's description of the types ("16 x U4
+/// packed values ... no gaps"; "8 byte gaps between every 8 byte chunk"; "4 byte gaps between
+/// every 12 byte chunk": PTX ISA §5.5.1.1.1's `.b4x16`, `.b4x16_p64`, `.b6x16_p32`; the gap
+/// bytes keep what shared memory held) and §5.5.7's 128B swizzle (16-byte chunk `c` of
+/// 128-byte row `r` at chunk `c ^ (r % 8)`), and the encoder's documented checks on them
+/// (each a `CUDA_ERROR_INVALID_VALUE`).
+#[test]
+fn encode_tiled_packed_types() {
+    use cuda::context::*;
+    use cuda::launch::*;
+    use cuda::memory::*;
+    use std::ptr::null_mut;
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| std::env::set_var("PTXJIT_CC", "10.0"));
+    common::setup();
+    let f = common::function(
+        common::load(&std::ffi::CString::new(PACKED_PTX).unwrap()),
+        "packed_load",
+    );
+    let mut g = 0u64;
+    assert_eq!(unsafe { cuMemAlloc_v2(&mut g, 1024) }, CUDA_SUCCESS);
+    let mut out = 0u64;
+    assert_eq!(unsafe { cuMemAlloc_v2(&mut out, 1024) }, CUDA_SUCCESS);
+    // Global bytes: a fixed pseudo-random pattern (an LCG).
+    let mut x = 0x1234_5678u32;
+    let src: Vec<u8> = (0..1024)
+        .map(|_| {
+            x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (x >> 24) as u8
+        })
+        .collect();
+    assert_eq!(
+        unsafe { cuMemcpyHtoD_v2(g, src.as_ptr().cast(), 1024) },
+        CUDA_SUCCESS
+    );
+    let enc = |m: &mut CuTensorMap,
+               dtype: u32,
+               addr: u64,
+               dims: [u64; 2],
+               stride: u64,
+               bx: [u32; 2],
+               sw: u32,
+               oob: u32| unsafe {
+        cuTensorMapEncodeTiled(
+            m.0.as_mut_ptr(),
+            dtype,
+            2,
+            addr as *mut c_void,
+            dims.as_ptr(),
+            [stride].as_ptr(),
+            bx.as_ptr(),
+            [1u32, 1].as_ptr(),
+            0,
+            sw,
+            0,
+            oob,
+        )
+    };
+    let run = |m: &CuTensorMap, bytes: u32| -> Vec<u8> {
+        let mut params = [common::arg(m), common::arg(&out), common::arg(&bytes)];
+        let r =
+            unsafe { cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, 0, params.as_mut_ptr(), null_mut()) };
+        assert_eq!(r, CUDA_SUCCESS);
+        assert_eq!(unsafe { cuCtxSynchronize() }, CUDA_SUCCESS);
+        let mut v = vec![0u8; 1024];
+        assert_eq!(
+            unsafe { cuMemcpyDtoH_v2(v.as_mut_ptr().cast(), out, 1024) },
+            CUDA_SUCCESS
+        );
+        v
+    };
+    let mut m = CuTensorMap([0; 128]);
+    // 16U4_ALIGN16B, 256 x 2 elements (rows of 128 bytes), a box of 128 x 2, 128B swizzle:
+    // each 8 global bytes into the first half of a 16-byte chunk.
+    assert_eq!(
+        enc(&mut m, 14, g, [256, 2], 128, [128, 2], 3, 0),
+        CUDA_SUCCESS
+    );
+    let got = run(&m, 256);
+    let mut want = vec![0xa5u8; 1024];
+    for r in 0..2 {
+        for c in 0..8 {
+            let at = r * 128 + (c ^ (r % 8)) * 16;
+            want[at..at + 8].copy_from_slice(&src[r * 128 + c * 8..r * 128 + c * 8 + 8]);
+        }
+    }
+    assert_eq!(got, want, "16U4_ALIGN16B");
+    // 16U6_ALIGN16B, 128 x 2 elements (rows of 96 bytes), no swizzle: each 12 global bytes
+    // into the first 12 of a 16-byte chunk.
+    assert_eq!(
+        enc(&mut m, 15, g, [128, 2], 96, [128, 2], 0, 0),
+        CUDA_SUCCESS
+    );
+    let got = run(&m, 256);
+    let mut want = vec![0xa5u8; 1024];
+    for r in 0..2 {
+        for c in 0..8 {
+            let at = r * 128 + c * 16;
+            want[at..at + 12].copy_from_slice(&src[r * 96 + c * 12..r * 96 + c * 12 + 12]);
+        }
+    }
+    assert_eq!(got, want, "16U6_ALIGN16B");
+    // 16U4_ALIGN8B, 64 x 3 elements (rows of 32 bytes), a box of 32 x 2: packed as in global
+    // memory, 16 bytes a row.
+    assert_eq!(enc(&mut m, 13, g, [64, 3], 32, [32, 2], 0, 0), CUDA_SUCCESS);
+    let got = run(&m, 32);
+    let mut want = vec![0xa5u8; 1024];
+    want[..16].copy_from_slice(&src[..16]);
+    want[16..32].copy_from_slice(&src[32..48]);
+    assert_eq!(got, want, "16U4_ALIGN8B");
+    // The checks cuTensorMapEncodeTiled's documentation lists for the packed types.
+    for (what, dtype, addr, dims, stride, bx, sw, oob) in [
+        (
+            "16U4_ALIGN16B box[0] not 128",
+            14,
+            g,
+            [256, 2],
+            128,
+            [64, 2],
+            0,
+            0,
+        ),
+        (
+            "16U6_ALIGN16B box[0] not 128",
+            15,
+            g,
+            [256, 2],
+            192,
+            [64, 2],
+            0,
+            0,
+        ),
+        (
+            "16U4_ALIGN16B globalDim[0] not a multiple of 128",
+            14,
+            g,
+            [192, 2],
+            128,
+            [128, 2],
+            0,
+            0,
+        ),
+        (
+            "16U4_ALIGN8B globalDim[0] odd",
+            13,
+            g,
+            [63, 2],
+            32,
+            [32, 2],
+            0,
+            0,
+        ),
+        (
+            "16U4_ALIGN16B stride not a multiple of 32",
+            14,
+            g,
+            [256, 2],
+            144,
+            [128, 2],
+            0,
+            0,
+        ),
+        (
+            "16U6_ALIGN16B address not 32-byte aligned",
+            15,
+            g + 16,
+            [128, 2],
+            96,
+            [128, 2],
+            0,
+            0,
+        ),
+        (
+            "16U4_ALIGN16B 32B swizzle",
+            14,
+            g,
+            [256, 2],
+            128,
+            [128, 2],
+            1,
+            0,
+        ),
+        (
+            "16U4_ALIGN16B 128B_ATOM_64B",
+            14,
+            g,
+            [256, 2],
+            128,
+            [128, 2],
+            6,
+            0,
+        ),
+        (
+            "16U6_ALIGN16B 128B_ATOM_32B_FLIP_8B",
+            15,
+            g,
+            [128, 2],
+            96,
+            [128, 2],
+            5,
+            0,
+        ),
+        (
+            "16U4_ALIGN8B box row of 8 bytes",
+            13,
+            g,
+            [64, 2],
+            32,
+            [16, 2],
+            0,
+            0,
+        ),
+        ("16U4_ALIGN8B NaN fill", 13, g, [64, 2], 32, [32, 2], 0, 1),
+    ] {
+        assert_eq!(
+            enc(&mut m, dtype, addr, dims, stride, bx, sw, oob),
+            CUDA_ERROR_INVALID_VALUE,
+            "{what}"
+        );
+    }
+    // The swizzles the documentation lists for them are accepted.
+    for (dtype, dims, stride, sw) in [
+        (15, [128u64, 2], 96, 3),
+        (15, [128, 2], 96, 4),
+        (15, [128, 2], 96, 6),
+        (14, [256, 2], 128, 4),
+    ] {
+        assert_eq!(
+            enc(&mut m, dtype, g, dims, stride, [128, 2], sw, 0),
+            CUDA_SUCCESS,
+            "type {dtype} swizzle {sw}"
+        );
+    }
+}

@@ -246,26 +246,44 @@ impl TensorMapSpec {
                     }),
             }
         };
+        // The CUtensorMapDataType order; "b4x16", "b4x16_p64" and "b6x16_p32" are the packed
+        // 16U4_ALIGN8B, 16U4_ALIGN16B and 16U6_ALIGN16B (dimension 0 in 4- or 6-bit elements).
         let types = [
-            "u8", "u16", "u32", "s32", "u64", "s64", "f16", "f32", "f64", "bf16", "f32_ftz",
-            "tf32", "tf32_ftz",
+            "u8",
+            "u16",
+            "u32",
+            "s32",
+            "u64",
+            "s64",
+            "f16",
+            "f32",
+            "f64",
+            "bf16",
+            "f32_ftz",
+            "tf32",
+            "tf32_ftz",
+            "b4x16",
+            "b4x16_p64",
+            "b6x16_p32",
         ];
         let dtype = pick("type", &Some(self.dtype.clone()), &types)?;
         let rank = self.dims.len() as u32;
-        let esize: u64 = match dtype {
-            0 => 1,
-            1 | 6 | 9 => 2,
-            4 | 5 | 8 => 8,
-            _ => 4,
+        let ebits: u64 = match dtype {
+            0 => 8,
+            1 | 6 | 9 => 16,
+            4 | 5 | 8 => 64,
+            13 | 14 => 4,
+            15 => 6,
+            _ => 32,
         };
         let strides = match &self.strides {
             Some(s) => s.clone(),
             None => {
                 let mut s = vec![];
-                let mut acc = esize;
+                let mut acc = ebits;
                 for d in self.dims.iter().take(self.dims.len().saturating_sub(1)) {
                     acc = acc.saturating_mul(*d);
-                    s.push(acc);
+                    s.push(acc.div_ceil(8));
                 }
                 s
             }

@@ -364,12 +364,16 @@ pub enum Tc05Op {
         collector: Tc05Collector,
         zero_mask: bool,
     },
-    /// `tcgen05.cp.cta_group::1.shape{.multicast} [taddr], s-desc`: args (taddr i32, s-desc
+    /// `tcgen05.cp.cta_group.shape{.multicast} [taddr], s-desc`: args (taddr i32, s-desc
     /// i64). Copies the shape's matrix from shared memory into tensor memory, each 16-byte
-    /// group expanded by `unpack` when given. Single-thread.
+    /// group expanded by `unpack` when given. With `pair` (`.cta_group::2`, PTX ISA
+    /// §9.7.16.9.2: "into the Tensor Memory of both the current and the peer CTAs") each CTA
+    /// of the pair copies from its own shared memory at s-desc's offsets into its own tensor
+    /// memory at `taddr`. Single-thread.
     Cp {
         shape: Tc05CpShape,
         unpack: Option<Tc05CpUnpack>,
+        pair: bool,
     },
     /// `tcgen05.shift.cta_group.down [taddr]`: args (taddr i32). Moves rows `0..31` of the
     /// 32 lanes at `taddr` (8 columns) one lane down. Single-thread. With `pair`
@@ -609,10 +613,17 @@ impl fmt::Display for Tc05Op {
                 if *a_tmem { " a=tmem" } else { " a=desc" },
                 if *zero_mask { " zero-column-mask" } else { "" }
             ),
-            Tc05Op::Cp { shape, unpack } => match unpack {
-                None => write!(f, "cp.{shape}"),
-                Some(u) => write!(f, "cp.{shape}.{u}"),
-            },
+            Tc05Op::Cp {
+                shape,
+                unpack,
+                pair,
+            } => {
+                write!(f, "cp.cta_group::{}.{shape}", if *pair { 2 } else { 1 })?;
+                match unpack {
+                    None => Ok(()),
+                    Some(u) => write!(f, ".{u}"),
+                }
+            }
             Tc05Op::Shift { pair } => {
                 write!(f, "shift.cta_group::{}.down", if *pair { 2 } else { 1 })
             }

@@ -29,7 +29,7 @@
 //! tcgen05.mma.ws.cta_group::1.kind{.collector::bN::use} [d-tmem], a-desc|[a-tmem], b-desc,
 //!     idesc, enable-input-d;           N = 0..3, use = fill, use, lastuse, discard
 //!     (.kind::f16, ::tf32, ::f8f6f4, ::i8)
-//! tcgen05.cp.cta_group::1.shape [taddr], s-desc;
+//! tcgen05.cp.cta_group::N.shape [taddr], s-desc;
 //!     .shape = .128x256b, .4x256b, .128x128b, .64x128b.warpx2::02_13,
 //!              .64x128b.warpx2::01_23, .32x128b.warpx4
 //! tcgen05.shift.cta_group::N.down [taddr];     (also written .down.cta_group::N)
@@ -89,20 +89,10 @@ fn exact_group(cx: &Cx, want: &[&str], pair_ok: bool, end: usize) -> Result<bool
                 }
                 Some("cta_group::2") => {
                     let op = cx.mods.first().copied().unwrap_or("");
-                    // §9.7.16.9.2 says `cp ::2` copies "into the Tensor Memory of both the
-                    // current and the peer CTAs" from the one s-desc, not whose shared memory
-                    // the peer's copy reads.
-                    let why = if op == "cp" {
-                        ": the PTX ISA text copies into the tensor memory of both CTAs of the \
-                         pair but does not say whether the peer's copy reads the issuing CTA's \
-                         shared memory or the peer's at s-desc's address"
-                    } else {
-                        ""
-                    };
                     return Err(cx.unsupported(&format!(
-                        "tcgen05.{op} .cta_group::2 is not supported yet{why} (ptxjit runs \
-                         .cta_group::2 alloc, dealloc, relinquish_alloc_permit, mma, shift and \
-                         commit)"
+                        "tcgen05.{op} .cta_group::2 is not supported yet (ptxjit runs \
+                         .cta_group::2 alloc, dealloc, relinquish_alloc_permit, mma, cp, shift \
+                         and commit)"
                     )));
                 }
                 _ => return Err(cx.bad("needs .cta_group::1 or .cta_group::2")),
@@ -443,8 +433,9 @@ fn shift(b: &mut Builder, cx: &mut Cx) -> R {
     Ok(())
 }
 
-/// `tcgen05.cp.cta_group::1.shape{.multicast}{.b8x16.b6x16_p32|.b8x16.b4x16_p64} [taddr],
-/// s-desc` (PTX ISA §9.7.16.9.2; the decompression, §9.7.16.9.1, is [`Tc05CpUnpack`]).
+/// `tcgen05.cp.cta_group.shape{.multicast}{.b8x16.b6x16_p32|.b8x16.b4x16_p64} [taddr],
+/// s-desc` (PTX ISA §9.7.16.9.2; `.cta_group::2` copies in both CTAs of the pair; the
+/// decompression, §9.7.16.9.1, is [`Tc05CpUnpack`]).
 fn cp(b: &mut Builder, cx: &mut Cx) -> R {
     let m = |i: usize| cx.mods.get(i).copied();
     let (shape, n) = match (m(2), m(3)) {
@@ -460,7 +451,7 @@ fn cp(b: &mut Builder, cx: &mut Cx) -> R {
         (Some("32x128b"), _) => return Err(cx.bad(".32x128b needs .warpx4")),
         _ => {
             return Err(cx.bad(
-                "needs .cta_group::1 then a shape: .128x256b .4x256b .128x128b \
+                "needs .cta_group::1 or ::2 then a shape: .128x256b .4x256b .128x128b \
                  .64x128b.warpx2::02_13 .64x128b.warpx2::01_23 .32x128b.warpx4",
             ))
         }
@@ -481,14 +472,18 @@ fn cp(b: &mut Builder, cx: &mut Cx) -> R {
         .into_iter()
         .chain(cx.mods[2..n.min(cx.mods.len())].iter().copied())
         .collect();
-    exact(cx, &want)?;
+    let pair = grouped(cx, &want)?;
     cx.expect_operands(2)?;
     if !matches!(cx.opnd(0)?, Operand::Address { .. }) {
         return Err(cx.bad("expects a tensor-memory address [taddr] first"));
     }
     let t = taddr(b, cx, 0)?;
     let d = b.src(cx, 1, Type::I64)?;
-    let op = Tc05Op::Cp { shape, unpack };
+    let op = Tc05Op::Cp {
+        shape,
+        unpack,
+        pair,
+    };
     b.emit(Op::Tcgen05 { op }, vec![t, d], vec![], cx.loc, &cx.ptx);
     Ok(())
 }
@@ -498,7 +493,8 @@ fn cp(b: &mut Builder, cx: &mut Cx) -> R {
 /// §9.7.16.10.9.3; the zero-column mask descriptor is §9.7.16.4.3, read when it runs).
 fn mma_ws(b: &mut Builder, cx: &mut Cx) -> R {
     if cx.mods.get(2) == Some(&"sp") {
-        return Err(cx.unsupported("tcgen05.mma.ws.sp is not supported yet"));
+        return Err(cx.unsupported("tcgen05.mma.ws.sp is not supported yet (the metadata layout of the .ws shapes is given in \
+             the ISA's figures only)"));
     }
     let kind = match cx.mods.get(3).copied() {
         Some("kind::f16") => Tc05Kind::F16,
@@ -652,13 +648,16 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
     }
     if sparse && scale_vec != 0 {
         return Err(cx.unsupported(&format!(
-            "tcgen05.mma.sp.kind::{kind}.block_scale is not supported yet (the dense form is)"
+            "tcgen05.mma.sp.kind::{kind}.block_scale is not supported yet (the metadata and scale \
+             factor layouts of the sparse block-scaled forms are given in figures only; the dense \
+             form is)"
         )));
     }
     if pair && (sparse || scale_vec != 0) {
         return Err(cx.unsupported(&format!(
-            "tcgen05.mma{}.cta_group::2.kind::{kind}{} is not supported yet (the dense \
-             .kind::f16, ::tf32, ::f8f6f4 and ::i8 forms of .cta_group::2 are)",
+            "tcgen05.mma{}.cta_group::2.kind::{kind}{} is not supported yet (which CTA of the \
+             pair holds which rows of the metadata or scale factors is given in figures only; \
+             the dense .kind::f16, ::tf32, ::f8f6f4 and ::i8 forms of .cta_group::2 are)",
             if sparse { ".sp" } else { "" },
             if scale_vec != 0 { ".block_scale" } else { "" }
         )));

@@ -25,7 +25,9 @@
 //! `0..N/2` of B, the odd rank the rest, at the same shared-memory descriptors and
 //! tensor-memory address in each (⚠ ptxjit's reading of the ISA's figures); each CTA's half
 //! of D is Layout A (M = 256) or B (M = 128) (`layout`). The peer's shared memory is read
-//! through `.shared::cluster` addresses. docs/isa-notes.md has the details.
+//! through `.shared::cluster` addresses. `cp .cta_group::2` copies in each CTA of the pair
+//! from its own shared memory at s-desc's offsets into its own tensor memory at `taddr` (⚠
+//! the same reading). docs/isa-notes.md has the details.
 //!
 //! # Access (§9.7.16.2.3, §9.7.16.8.3-4)
 //! Warp `w` of the CTA reaches lanes `32·(w % 4)..+32` only. `.32x32b` starts at the warp's
@@ -483,8 +485,8 @@ fn pair_ask(
     Ok(Some(v))
 }
 
-/// The tensor memories of the executing CTA's pair, the even rank's first, for a
-/// `.cta_group::2` `mma` issued by a CTA with tensor memory `tm`.
+/// The tensor memories of the executing CTA's pair, the even rank's first, and their ranks,
+/// for a `.cta_group::2` `mma`, `cp` or `shift` issued by a CTA with tensor memory `tm`.
 fn pair_tmems<'a>(
     env: &CtaEnv,
     tm: &'a TensorMemory,
@@ -712,10 +714,24 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 }
             }
         }
-        Tc05Op::Cp { shape, unpack } => {
+        Tc05Op::Cp {
+            shape,
+            unpack,
+            pair,
+        } => {
             for l in lanes(mask) {
                 let (t, desc) = (d.arg(s, 0, l) as u32, d.arg(s, 1, l));
-                if let Err(e) = cp_lane(env, d.inst, tm, l, shape, unpack, t, desc) {
+                let r = if pair {
+                    // Each CTA of the pair from its own shared memory into its own tensor
+                    // memory (through `.shared::cluster` addresses of the same offsets).
+                    pair_tmems(env, tm).and_then(|(tms, ranks)| {
+                        let dsts = [(tms[0], Some(ranks[0])), (tms[1], Some(ranks[1]))];
+                        cp_lane(env, d.inst, &dsts, l, shape, unpack, t, desc)
+                    })
+                } else {
+                    cp_lane(env, d.inst, &[(tm, None)], l, shape, unpack, t, desc)
+                };
+                if let Err(e) = r {
                     env.fault_detail(l, d.inst, FaultKind::TensorMemory, e);
                     return;
                 }
@@ -867,19 +883,22 @@ fn smem_u32(env: &CtaEnv, inst: u32, lane: u32, addr: u64, what: &str) -> Result
         })
 }
 
-/// `tcgen05.cp.cta_group::1.shape [taddr], s-desc` (§9.7.16.9.2) issued by `lane`. The source
-/// matrix has the shape's rows, each of 16 or 32 bytes, in the K-major canonical layout of
-/// the descriptor (row `r` as the M/N index, its bytes as K: `wgmma::Desc::addr` with 1-byte
-/// elements); 32-bit word `w` of row `r` goes to column `col0 + w` of each lane the shape
-/// sends row `r` to ([`Tc05CpShape::lanes`], relative to the lane of `taddr`). With `unpack`
-/// (§9.7.16.9.1) each 16-byte group of a row is expanded to 16 bytes first
-/// ([`Tc05CpUnpack::expand`]); the addressing is the same. Everything is read and checked
-/// before anything is written.
+/// `tcgen05.cp.cta_group.shape [taddr], s-desc` (§9.7.16.9.2) issued by `lane`, copying into
+/// each of `dsts`: a tensor memory and the CTA whose shared memory it copies from (`None`:
+/// the executing CTA; with `.cta_group::2` each CTA of the pair copies from its own shared
+/// memory at s-desc's offsets into its own tensor memory at `taddr`, ⚠ ptxjit's reading). The
+/// source matrix has the shape's rows, each of 16 or 32 bytes, in the K-major canonical
+/// layout of the descriptor (row `r` as the M/N index, its bytes as K: `wgmma::Desc::addr`
+/// with 1-byte elements); 32-bit word `w` of row `r` goes to column `col0 + w` of each lane
+/// the shape sends row `r` to ([`Tc05CpShape::lanes`], relative to the lane of `taddr`). With
+/// `unpack` (§9.7.16.9.1) each 16-byte group of a row is expanded to 16 bytes first
+/// ([`Tc05CpUnpack::expand`]); the addressing is the same. Everything (both CTAs' sources and
+/// destinations with `.cta_group::2`) is read and checked before anything is written.
 #[allow(clippy::too_many_arguments)]
 fn cp_lane(
     env: &CtaEnv,
     inst: u32,
-    tm: &TensorMemory,
+    dsts: &[(&TensorMemory, Option<u32>)],
     lane: u32,
     shape: Tc05CpShape,
     unpack: Option<Tc05CpUnpack>,
@@ -897,34 +916,44 @@ fn cp_lane(
         .flat_map(|r| shape.lanes(r))
         .max()
         .map_or(0, |l| l + 1);
-    tm.check(lane0, span, col0, cols)
-        .map_err(|e| format!("{what}: {e}"))?;
-    let mut vals = Vec::with_capacity((rows * cols) as usize);
-    for r in 0..rows {
-        for w in 0..cols {
-            let addr = desc.addr(r as u64, 4 * w as u64, 1, false);
-            vals.push(smem_u32(env, inst, lane, addr, &what)?);
-        }
-        if let Some(u) = unpack {
-            // Each 16-byte group (four words) of the row, expanded in place.
-            let row = &mut vals[(r * cols) as usize..];
-            for g in 0..(cols / 4) as usize {
-                let mut group = [0u8; 16];
-                for k in 0..4 {
-                    group[4 * k..4 * k + 4].copy_from_slice(&row[4 * g + k].to_le_bytes());
-                }
-                let out = u.expand(group);
-                for k in 0..4 {
-                    row[4 * g + k] =
-                        u32::from_le_bytes(out[4 * k..4 * k + 4].try_into().expect("4 bytes"));
+    let mut all = Vec::with_capacity(dsts.len());
+    for &(tm, cta) in dsts {
+        let whose = match cta {
+            Some(r) => format!("{what} (CTA rank {r} of the pair)"),
+            None => what.clone(),
+        };
+        tm.check(lane0, span, col0, cols)
+            .map_err(|e| format!("{whose}: {e}"))?;
+        let mut vals = Vec::with_capacity((rows * cols) as usize);
+        for r in 0..rows {
+            for w in 0..cols {
+                let addr = in_cta(desc.addr(r as u64, 4 * w as u64, 1, false), cta);
+                vals.push(smem_u32(env, inst, lane, addr, &whose)?);
+            }
+            if let Some(u) = unpack {
+                // Each 16-byte group (four words) of the row, expanded in place.
+                let row = &mut vals[(r * cols) as usize..];
+                for g in 0..(cols / 4) as usize {
+                    let mut group = [0u8; 16];
+                    for k in 0..4 {
+                        group[4 * k..4 * k + 4].copy_from_slice(&row[4 * g + k].to_le_bytes());
+                    }
+                    let out = u.expand(group);
+                    for k in 0..4 {
+                        row[4 * g + k] =
+                            u32::from_le_bytes(out[4 * k..4 * k + 4].try_into().expect("4 bytes"));
+                    }
                 }
             }
         }
+        all.push(vals);
     }
-    for r in 0..rows {
-        for l in shape.lanes(r) {
-            for w in 0..cols {
-                tm.set(lane0 + l, col0 + w, vals[(r * cols + w) as usize]);
+    for (&(tm, _), vals) in dsts.iter().zip(&all) {
+        for r in 0..rows {
+            for l in shape.lanes(r) {
+                for w in 0..cols {
+                    tm.set(lane0 + l, col0 + w, vals[(r * cols + w) as usize]);
+                }
             }
         }
     }

@@ -373,12 +373,16 @@ fn err(s: String) -> Result<(), EncodeError> {
 impl TensorMap {
     /// Build a tile-mode tensor map as `cuTensorMapEncodeTiled` does (CUDA Driver API,
     /// "Tensor Map Object Management"), with its argument checks: `dtype` a
-    /// `CUtensorMapDataType` (the packed 4- and 6-bit types are not supported), `rank` 1 ..= 5
-    /// (≥ 3 when interleaved), `global_address` 16-byte aligned (32 with a 32B interleave),
-    /// `dims[..rank]` in 1 ..= 2^32, `strides[..rank-1]` multiples of 16 (32 with a 32B
-    /// interleave) below 2^40, `box_dims[..rank]` in 1 ..= 256 with `box_dims[0]` × element
-    /// size a multiple of 16 bytes when not interleaved and at most the swizzle span when
-    /// swizzled, `element_strides[..rank]` in 1 ..= 8, `interleave` 0 ..= 2 (32B needs the 32B
+    /// `CUtensorMapDataType` (13 ..= 15: the packed 4- and 6-bit types, dimension 0 counted in
+    /// their elements), `rank` 1 ..= 5 (≥ 3 when interleaved), `global_address` 16-byte
+    /// aligned (32 with a 32B interleave or a padded packed type, 16U4_ALIGN16B and
+    /// 16U6_ALIGN16B), `dims[..rank]` in 1 ..= 2^32 (`dims[0]` a multiple of 128 for a padded
+    /// packed type, of 2 for 16U4_ALIGN8B), `strides[..rank-1]` multiples of 16 (32 with a 32B
+    /// interleave or a padded packed type) below 2^40, `box_dims[..rank]` in 1 ..= 256 with
+    /// `box_dims[0]` × element size a multiple of 16 bytes when not interleaved (128 elements
+    /// for a padded packed type) and its shared-memory bytes at most the swizzle span when
+    /// swizzled (a padded packed type takes the swizzles its documentation lists; 16U6_ALIGN16B
+    /// no interleave), `element_strides[..rank]` in 1 ..= 8, `interleave` 0 ..= 2 (32B needs the 32B
     /// swizzle), `swizzle` 0 ..= 6 (4 ..= 6: the 128B swizzle with 32B, 32B + 8B-flip or 64B
     /// atomicity, [`TensorMap::swizzle_atomicity`]), `l2_promotion`
     /// 0 ..= 3, `oob_fill` 0 ..= 1 (1 only for float types). An error names the argument.
@@ -396,9 +400,10 @@ impl TensorMap {
         l2_promotion: u32,
         oob_fill: u32,
     ) -> Result<TensorMap, EncodeError> {
-        let Some(ty) = TmapType::from_code(dtype) else {
+        let Some(ty) = TmapType::from_code(dtype).or_else(|| TmapType::packed_from_code(dtype))
+        else {
             return Err(EncodeError(format!(
-                "tensorDataType {dtype} is not a supported CUtensorMapDataType (0..=12; the packed 16U4/16U6 types are not supported)"
+                "tensorDataType {dtype} is not a CUtensorMapDataType (0..=15)"
             )));
         };
         if !(1..=5).contains(&rank) {
@@ -444,7 +449,33 @@ impl TensorMap {
         if oob_fill == 1 && !ty.is_float() {
             err("oobFill CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA needs a floating-point tensorDataType".into())?;
         }
-        let align = if interleave == 2 { 32 } else { 16 };
+        // The padded packed types (16U4_ALIGN16B, 16U6_ALIGN16B) move 32-byte units.
+        let padded = matches!(ty, TmapType::B4x16P64 | TmapType::B6x16P32);
+        if ty == TmapType::B6x16P32 && interleave != 0 {
+            err("tensorDataType CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B needs CU_TENSOR_MAP_INTERLEAVE_NONE".into())?;
+        }
+        if padded {
+            // cuTensorMapEncodeTiled's documentation: 16U6_ALIGN16B takes NONE, 128B,
+            // 128B_ATOM_32B and (stores only) 128B_ATOM_64B; 16U4_ALIGN16B NONE, 128B and
+            // 128B_ATOM_32B (loads only, as the type is).
+            let ok: &[u32] = if ty == TmapType::B6x16P32 {
+                &[0, 3, 4, 6]
+            } else {
+                &[0, 3, 4]
+            };
+            if !ok.contains(&(swizzle + atomicity)) {
+                err(format!(
+                    "swizzle {} is not one tensorDataType {dtype} takes ({})",
+                    swizzle + atomicity,
+                    if ty == TmapType::B6x16P32 {
+                        "NONE, 128B, 128B_ATOM_32B or 128B_ATOM_64B"
+                    } else {
+                        "NONE, 128B or 128B_ATOM_32B"
+                    }
+                ))?;
+            }
+        }
+        let align = if interleave == 2 || padded { 32 } else { 16 };
         if !global_address.is_multiple_of(align) {
             err(format!(
                 "globalAddress {global_address:#x} is not {align}-byte aligned"
@@ -481,6 +512,16 @@ impl TensorMap {
             if d == 0 || d > 1 << 32 {
                 err(format!("globalDim[{i}] = {d} is outside 1..=2^32"))?;
             }
+            if i == 0 && padded && !d.is_multiple_of(128) {
+                err(format!(
+                    "globalDim[0] = {d} is not a multiple of 128 (tensorDataType {dtype})"
+                ))?;
+            }
+            if i == 0 && ty == TmapType::B4x16 && !d.is_multiple_of(2) {
+                err(format!(
+                    "globalDim[0] = {d} is not a multiple of 2 (tensorDataType {dtype})"
+                ))?;
+            }
             m.dims[i] = d;
             let b = box_dims[i];
             if b == 0 || b > 256 {
@@ -493,7 +534,7 @@ impl TensorMap {
             }
             m.element_strides[i] = e;
         }
-        let smult = if interleave == 2 { 32 } else { 16 };
+        let smult = if interleave == 2 || padded { 32 } else { 16 };
         for (i, &s) in strides.iter().enumerate().take(r - 1) {
             if !s.is_multiple_of(smult) || s >= 1 << 40 {
                 err(format!(
@@ -506,20 +547,35 @@ impl TensorMap {
             // Dimensions beyond the rank: one element; the stride of the last real one.
             m.strides[i] = m.strides.get(i.wrapping_sub(1)).copied().unwrap_or(0);
         }
-        let inner = m.box_dims[0] as u64 * ty.bytes();
-        if interleave == 0 && !inner.is_multiple_of(16) {
+        // A box row in global memory (packed) and in shared memory (padding included), in
+        // bits: the packed types count 4- or 6-bit elements.
+        let (gbits, sbits) = (
+            m.box_dims[0] as u64 * ty.global_bits(),
+            m.box_dims[0] as u64 * ty.shared_bits(),
+        );
+        let esize = if ty.is_packed() {
+            format!("{} bits", ty.global_bits())
+        } else {
+            format!("{} bytes", ty.bytes())
+        };
+        if padded && m.box_dims[0] != 128 {
             err(format!(
-                "boxDim[0] = {} × {} bytes is not a multiple of 16 bytes",
-                m.box_dims[0],
-                ty.bytes()
+                "boxDim[0] = {} is not 128 (tensorDataType {dtype})",
+                m.box_dims[0]
+            ))?;
+        }
+        if interleave == 0 && !gbits.is_multiple_of(128) {
+            err(format!(
+                "boxDim[0] = {} × {esize} is not a multiple of 16 bytes",
+                m.box_dims[0]
             ))?;
         }
         let span = swizzle_bytes(m.swizzle);
-        if interleave == 0 && span != 0 && inner > span {
+        if interleave == 0 && span != 0 && sbits / 8 > span {
             err(format!(
-                "boxDim[0] = {} × {} bytes = {inner} bytes is more than the swizzle's {span} bytes",
+                "boxDim[0] = {} × {esize} = {} bytes in shared memory is more than the swizzle's {span} bytes",
                 m.box_dims[0],
-                ty.bytes()
+                sbits / 8
             ))?;
         }
         Ok(m)
@@ -719,18 +775,25 @@ impl TensorMap {
         if !(1..=1024).contains(&ic.pixels) {
             err(format!("pixelsPerColumn {} is outside 1..=1024", ic.pixels))?;
         }
-        let esize = TmapType::from_code(dtype).map_or(1, |t| t.bytes());
-        let inner = channels as u64 * esize;
+        // A pixel's channels in shared memory (a packed type's padding included) and in
+        // global memory, in bits.
+        let ty = TmapType::from_code(dtype).or_else(|| TmapType::packed_from_code(dtype));
+        let (sbits, gbits) = ty.map_or((8, 8), |t| (t.shared_bits(), t.global_bits()));
+        let esize = match ty {
+            Some(t) if t.is_packed() => format!("{gbits} bits"),
+            _ => format!("{} bytes", gbits / 8),
+        };
+        let inner = channels as u64 * sbits / 8;
         // The 128B-atom modes (4..=6) span 128 bytes.
         let span = swizzle_bytes(swizzle.min(3) as u8);
         if interleave == 0 && span != 0 && inner > span {
             err(format!(
-                "channelsPerPixel {channels} × {esize} bytes = {inner} bytes is more than the swizzle's {span} bytes"
+                "channelsPerPixel {channels} × {esize} = {inner} bytes in shared memory is more than the swizzle's {span} bytes"
             ))?;
         }
-        if interleave == 0 && !inner.is_multiple_of(16) {
+        if interleave == 0 && !(channels as u64 * gbits).is_multiple_of(128) {
             err(format!(
-                "channelsPerPixel {channels} × {esize} bytes is not a multiple of 16 bytes (not supported by ptxjit)"
+                "channelsPerPixel {channels} × {esize} is not a multiple of 16 bytes (not supported by ptxjit)"
             ))?;
         }
         let mut box_dims = [1u32; 5];
@@ -895,7 +958,7 @@ impl TensorMap {
     /// ([`TmapType::shared_bits`]).
     pub fn box_bytes(&self) -> u64 {
         if let Some(ic) = &self.im2col {
-            return ic.pixels as u64 * ic.channels as u64 * self.dtype.bytes();
+            return ic.pixels as u64 * ic.channels as u64 * self.dtype.shared_bits() / 8;
         }
         (0..self.rank as usize)
             .map(|d| self.box_elems(d))
@@ -1049,7 +1112,7 @@ mod tests {
                 dtype, rank, addr, dims, strides, bx, es, il, sw, 0, oob,
             ))
         };
-        assert!(t(13, 1, 0, &[16], &[], &[16], &[1], 0, 0, 0).contains("tensorDataType"));
+        assert!(t(16, 1, 0, &[16], &[], &[16], &[1], 0, 0, 0).contains("tensorDataType"));
         assert!(t(7, 6, 0, &[16; 6], &[16; 5], &[4; 6], &[1; 6], 0, 0, 0).contains("tensorRank"));
         assert!(t(7, 2, 0, &[16, 4], &[64], &[4, 4], &[1, 1], 1, 0, 0).contains("tensorRank"));
         assert!(t(7, 1, 8, &[16], &[], &[4], &[1], 0, 0, 0).contains("globalAddress"));

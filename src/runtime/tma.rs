@@ -180,7 +180,7 @@ fn lane(d: &WarpDesc, op: TensorOp, l: u32, s: &mut [u8], env: &CtaEnv) -> Resul
         check_96b(&m)?;
     }
     if m.dtype.is_packed() {
-        return packed_copy(d, op, l, s, env, &m, &c, map_arg + 1 + ncoord);
+        return packed_copy(d, op, l, s, env, &m, (&c, &offs), map_arg + 1 + ncoord);
     }
     let smem_arg = match op {
         TensorOp::Load { .. } => 0,
@@ -363,7 +363,10 @@ fn check_96b(m: &TensorMap) -> Result<(), String> {
 /// and global address/strides aligned as it says, and no swizzle but none or 128B (without
 /// the 8-byte flip); a `.b6p2x16` store also takes sm_103a's relaxations (rows of 64
 /// elements, 16-byte alignment, the 64B swizzle), as ptxjit does not know the target at
-/// run time. Im2col and four-row copies of packed types fault (not supported yet).
+/// run time. The im2col modes (a pixel's channels as the row: channels per pixel in place of
+/// box dimension 0) and the four-row modes (four box rows) take the elements the unpacked
+/// copy takes, in the same order, each row of them laid out as a tile-mode row (rows of whole
+/// 16-element groups, so the layout per group is the tile mode's).
 #[allow(clippy::too_many_arguments)]
 fn packed_copy(
     d: &WarpDesc,
@@ -372,7 +375,7 @@ fn packed_copy(
     s: &mut [u8],
     env: &CtaEnv,
     m: &TensorMap,
-    c: &[i64; 5],
+    (c, offs): (&[i64; 5], &[i64; 3]),
     after_coords: usize,
 ) -> Result<(), String> {
     let load = matches!(op, TensorOp::Load { .. });
@@ -386,9 +389,6 @@ fn packed_copy(
         TensorOp::Prefetch { .. } | TensorOp::Replace { .. } => return Ok(()),
         TensorOp::Load { .. } | TensorOp::Store { .. } => {}
     }
-    if m.im2col.is_some() || op.four_rows() {
-        return fail("in im2col or four-row mode is not supported yet (ptxjit copies the packed types in tile mode)");
-    }
     if m.interleave != 0 {
         return fail("with an interleaved map: the ISA gives no layout for it");
     }
@@ -400,7 +400,8 @@ fn packed_copy(
     if !load && ty == TmapType::B4x16P64 {
         return fail("cannot be stored (PTX ISA §9.7.9.25.5.1: .global.shared::cta does not support .b4x16_p64)");
     }
-    let row = m.box_elems(0);
+    // A row: box dimension 0, or in im2col mode a pixel's channels.
+    let row = m.im2col.map_or(m.box_elems(0), |ic| ic.channels as u64);
     if ty == TmapType::B4x16 {
         if !row.is_multiple_of(32) {
             return fail(&format!(
@@ -462,17 +463,43 @@ fn packed_copy(
     }
     let gw = ty.global_bits();
     let n: [u64; 5] = std::array::from_fn(|k| m.box_elems(k));
-    let total: u64 = n.iter().product();
+    // im2col mode: the pixels' tensor coordinates (dimension 0 is the channel start), as
+    // the unpacked copy takes them.
+    let pix = match &m.im2col {
+        Some(ic) if ic.wide.is_some() => Some(im2col_wide_pixels(m, ic, c, offs[0], offs[1])?),
+        Some(ic) => Some(im2col_pixels(m, ic, c, offs)?),
+        None => None,
+    };
+    let four_rows = op.four_rows();
+    let total: u64 = match &pix {
+        Some(p) => row * p.len() as u64,
+        None if four_rows => 4 * n[0],
+        None => n.iter().product(),
+    };
     let fault = |addr: u64, nb: u32, write: bool, e| {
         env.access_fault(l, d.inst, e, addr, nb, 1, write);
     };
     for lin in 0..total {
-        let mut rest = lin;
-        let coords: [i64; 5] = std::array::from_fn(|k| {
-            let i = rest % n[k];
-            rest /= n[k];
-            c[k] + i as i64 * m.step(k)
-        });
+        let coords: [i64; 5] = match &pix {
+            Some(p) => {
+                let mut e = p[(lin / row) as usize];
+                e[0] += (lin % row) as i64;
+                e
+            }
+            // Four rows: row `r` of the box is tensor row c[1 + r], its elements from column c[0].
+            None if four_rows => {
+                let (r, i) = ((lin / n[0]) as usize, lin % n[0]);
+                [c[0] + i as i64 * m.step(0), c[1 + r], 0, 0, 0]
+            }
+            None => {
+                let mut rest = lin;
+                std::array::from_fn(|k| {
+                    let i = rest % n[k];
+                    rest /= n[k];
+                    c[k] + i as i64 * m.step(k)
+                })
+            }
+        };
         let inb = coords
             .iter()
             .enumerate()
@@ -530,8 +557,9 @@ fn packed_copy(
         }
     }
     if load {
+        // The elements' shared-memory bytes, padding included.
         let mbar = d.arg(s, 2 + op.coords(), l);
-        complete_tx(d, env, l, mbar, m.box_bytes())?;
+        complete_tx(d, env, l, mbar, total * ty.shared_bits() / 8)?;
     }
     Ok(())
 }
