@@ -81,6 +81,29 @@ impl Gen<'_, '_> {
                 self.b.ins().isub(addr.1, biasv),
             )
         };
+        // A shared address whose every possible value is known at compile time to lie in
+        // `0..=hi` as a multiple of the operand's size (`atomicAdd(&bins[byte], 1)`): every
+        // lane passes when the window reaches `hi + size`, one scalar compare before the
+        // group's test (a window too small for the range, initcheck's of 0 bytes included,
+        // goes on to the test).
+        let known = match form.space {
+            ir::Space::Shared => self.f.inst(i).args.first().and_then(|&a| {
+                let r = value_range(self.f, a, RANGE_DEPTH)?;
+                let end = r.hi.checked_add(size as u64)?;
+                (r.mult % size as u64 == 0 && end < 1 << 62).then_some(end as i64)
+            }),
+            _ => None,
+        };
+        let fast = self.b.create_block();
+        if let Some(end) = known {
+            let fits = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, limit, end);
+            let tested = self.b.create_block();
+            self.b.ins().brif(fits, fast, &[], tested, &[]);
+            self.b.switch_to_block(tested);
+        }
         let last = self.b.ins().iadd_imm_s(limit, -size);
         let lastv = self.b.ins().splat(types::I64X2, last);
         let sign_low = self.vconst_i64([i64::MIN | (size - 1), i64::MIN | (size - 1)]);
@@ -98,33 +121,13 @@ impl Gen<'_, '_> {
             });
         }
         let bad = bad.ok_or("internal: no address halves")?;
-        // A shared address whose every possible value is known at compile time to lie in
-        // `0..=hi` as a multiple of the operand's size (`atomicAdd(&bins[byte], 1)`): the
-        // lanes pass exactly when the window reaches `hi + size`, one scalar compare in
-        // place of the group's test (initcheck's window of 0 bytes fails it, as before).
-        let known = match form.space {
-            ir::Space::Shared => self.f.inst(i).args.first().and_then(|&a| {
-                let r = value_range(self.f, a, RANGE_DEPTH)?;
-                let end = r.hi.checked_add(size as u64)?;
-                (r.mult % size as u64 == 0 && end < 1 << 62).then_some(end as i64)
-            }),
-            _ => None,
-        };
-        let mut pass = match known {
-            Some(end) => self
-                .b
-                .ins()
-                .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, limit, end),
-            None => {
-                let any_bad = self.b.ins().vany_true(bad);
-                let none_bad = self.b.ins().icmp_imm_s(IntCC::Equal, any_bad, 0);
-                let room = self
-                    .b
-                    .ins()
-                    .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, limit, size);
-                self.b.ins().band(none_bad, room)
-            }
-        };
+        let any_bad = self.b.ins().vany_true(bad);
+        let none_bad = self.b.ins().icmp_imm_s(IntCC::Equal, any_bad, 0);
+        let room = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, limit, size);
+        let mut pass = self.b.ins().band(none_bad, room);
         if form.space == ir::Space::Global {
             let checks = self.env_val(EnvField::Memcheck);
             let off = self.b.ins().icmp_imm_s(IntCC::Equal, checks, 0);
@@ -132,7 +135,6 @@ impl Gen<'_, '_> {
         }
 
         let used = self.uses[res.index()] != 0;
-        let fast = self.b.create_block();
         let slow = self.b.create_block();
         let join = self.b.create_block();
         if used {
