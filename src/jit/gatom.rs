@@ -81,6 +81,29 @@ impl Gen<'_, '_> {
                 self.b.ins().isub(addr.1, biasv),
             )
         };
+        // A shared address whose every possible value is known at compile time to lie in
+        // `0..=hi` as a multiple of the operand's size (`atomicAdd(&bins[byte], 1)`): every
+        // lane passes when the window reaches `hi + size`, one scalar compare before the
+        // group's test (a window too small for the range, initcheck's of 0 bytes included,
+        // goes on to the test).
+        let known = match form.space {
+            ir::Space::Shared => self.f.inst(i).args.first().and_then(|&a| {
+                let r = value_range(self.f, a, RANGE_DEPTH)?;
+                let end = r.hi.checked_add(size as u64)?;
+                (r.mult % size as u64 == 0 && end < 1 << 62).then_some(end as i64)
+            }),
+            _ => None,
+        };
+        let fast = self.b.create_block();
+        if let Some(end) = known {
+            let fits = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, limit, end);
+            let tested = self.b.create_block();
+            self.b.ins().brif(fits, fast, &[], tested, &[]);
+            self.b.switch_to_block(tested);
+        }
         let last = self.b.ins().iadd_imm_s(limit, -size);
         let lastv = self.b.ins().splat(types::I64X2, last);
         let sign_low = self.vconst_i64([i64::MIN | (size - 1), i64::MIN | (size - 1)]);
@@ -112,7 +135,6 @@ impl Gen<'_, '_> {
         }
 
         let used = self.uses[res.index()] != 0;
-        let fast = self.b.create_block();
         let slow = self.b.create_block();
         let join = self.b.create_block();
         if used {
@@ -226,5 +248,126 @@ impl Gen<'_, '_> {
             [self.iconst(ct, 0); 4]
         };
         Ok(Some(GVal::S4(res)))
+    }
+}
+
+/// How deep [`value_range`] follows a value's definitions.
+const RANGE_DEPTH: u32 = 8;
+
+/// What is known at compile time of every value an IR integer may take, read as unsigned
+/// in its type's width ([`value_range`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct URange {
+    /// No value is below it.
+    pub lo: u64,
+    /// No value is above it.
+    pub hi: u64,
+    /// Every value is a multiple of it (a power of two; 2^63 for the constant 0).
+    pub mult: u64,
+}
+
+/// The unsigned range and alignment of integer value `v` from its definition (constants,
+/// zero-extending conversions, adds, multiplies and left shifts without wrap-around, `and`
+/// with a constant), following at most `depth` definitions; any other integer is in its
+/// type's full range. `None` for a predicate or a float.
+pub(super) fn value_range(f: &ir::Function, v: ir::Value, depth: u32) -> Option<URange> {
+    let bits: u32 = match f.value_type(v) {
+        ir::Type::I8 => 8,
+        ir::Type::I16 => 16,
+        ir::Type::I32 => 32,
+        ir::Type::I64 => 64,
+        ir::Type::Pred | ir::Type::F32 | ir::Type::F64 => return None,
+    };
+    let max = u64::MAX >> (64 - bits);
+    let full = URange {
+        lo: 0,
+        hi: max,
+        mult: 1,
+    };
+    let pow2 = |x: u64| {
+        if x == 0 {
+            1 << 63
+        } else {
+            1u64 << x.trailing_zeros()
+        }
+    };
+    let ir::ValueDef::Result(i, 0) = f.values[v.index()].def else {
+        return Some(full);
+    };
+    let d = f.inst(i);
+    let sub = |k: usize| match depth {
+        0 => None,
+        _ => d.args.get(k).and_then(|&a| value_range(f, a, depth - 1)),
+    };
+    // A result no wider than the type: the computed range, else the full one.
+    let fits = |r: Option<URange>| Some(r.filter(|r| r.hi <= max).unwrap_or(full));
+    match d.op {
+        ir::Op::Const { bits } => Some(URange {
+            lo: bits & max,
+            hi: bits & max,
+            mult: pow2(bits & max),
+        }),
+        ir::Op::Cvt {
+            dst,
+            src,
+            sat: false,
+            ..
+        } if !src.is_float()
+            && !src.is_signed()
+            && !dst.is_float()
+            && dst.ir().bytes() >= src.ir().bytes()
+            && d.args.first().map(|&a| f.value_type(a)) == Some(src.ir()) =>
+        {
+            fits(sub(0))
+        }
+        ir::Op::IAdd {} => fits(sub(0).zip(sub(1)).and_then(|(a, b)| {
+            Some(URange {
+                lo: a.lo.checked_add(b.lo)?,
+                hi: a.hi.checked_add(b.hi)?,
+                mult: a.mult.min(b.mult),
+            })
+        })),
+        ir::Op::IMul {}
+        | ir::Op::IMulWide {
+            sign: ir::Sign::Unsigned,
+        } => fits(sub(0).zip(sub(1)).and_then(|(a, b)| {
+            Some(URange {
+                lo: a.lo.checked_mul(b.lo)?,
+                hi: a.hi.checked_mul(b.hi)?,
+                mult: a.mult.checked_mul(b.mult).unwrap_or(1 << 63).min(1 << 63),
+            })
+        })),
+        ir::Op::Shl {} => fits(sub(0).zip(sub(1)).and_then(|(a, c)| {
+            // A constant count below the width (a larger one gives 0, left to the full
+            // range).
+            if c.lo != c.hi || c.hi >= u64::from(bits) {
+                return None;
+            }
+            let hi = a.hi.checked_mul(1 << c.hi)?;
+            Some(URange {
+                lo: a.lo << c.hi,
+                hi,
+                mult: a
+                    .mult
+                    .checked_mul(1 << c.hi)
+                    .unwrap_or(1 << 63)
+                    .min(1 << 63),
+            })
+        })),
+        ir::Op::And {} => {
+            let (Some(a), Some(m)) = (sub(0), sub(1)) else {
+                return Some(full);
+            };
+            if m.lo != m.hi {
+                return Some(full);
+            }
+            // The result's bits are among both operands'.
+            Some(URange {
+                lo: 0,
+                hi: a.hi.min(m.hi),
+                mult: a.mult.max(pow2(m.hi)),
+            })
+        }
+        _ => Some(full),
     }
 }
