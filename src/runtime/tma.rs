@@ -213,33 +213,15 @@ fn lane(d: &WarpDesc, op: TensorOp, l: u32, s: &mut [u8], env: &CtaEnv) -> Resul
         Some(ic) => Some((ic.channels as u64, im2col_pixels(&m, ic, &c, &offs)?)),
         None => None,
     };
-    let four_rows = op.four_rows();
-    let total: u64 = match &pix {
-        Some((ch, p)) => ch * p.len() as u64,
-        None if four_rows => 4 * n[0],
-        None => n.iter().product(),
+    let walk = BoxWalk {
+        m: &m,
+        c: &c,
+        n,
+        pix: pix.as_ref().map(|(ch, p)| (*ch, p.as_slice())),
+        four_rows: op.four_rows(),
     };
-    for lin in 0..total {
-        let coords: [i64; 5] = match &pix {
-            Some((ch, p)) => {
-                let mut e = p[(lin / ch) as usize];
-                e[0] += (lin % ch) as i64;
-                e
-            }
-            // Four rows: row `r` of the box is tensor row c[1 + r], its elements from column c[0].
-            None if four_rows => {
-                let (r, i) = ((lin / n[0]) as usize, lin % n[0]);
-                [c[0] + i as i64 * m.step(0), c[1 + r], 0, 0, 0]
-            }
-            None => {
-                let mut rest = lin;
-                std::array::from_fn(|k| {
-                    let i = rest % n[k];
-                    rest /= n[k];
-                    c[k] + i as i64 * m.step(k)
-                })
-            }
-        };
+    for lin in 0..walk.total() {
+        let coords = walk.coords(lin);
         let mut inb = true;
         let mut goff: i128 = 0;
         for (k, &coord) in coords.iter().enumerate() {
@@ -316,7 +298,7 @@ fn lane(d: &WarpDesc, op: TensorOp, l: u32, s: &mut [u8], env: &CtaEnv) -> Resul
     }
     if load {
         let mbar = d.arg(s, 2 + ncoord, l);
-        complete_tx(d, env, l, mbar, total * esize)?;
+        complete_tx(d, env, l, mbar, walk.total() * esize)?;
     }
     Ok(())
 }
@@ -470,36 +452,18 @@ fn packed_copy(
         Some(ic) => Some(im2col_pixels(m, ic, c, offs)?),
         None => None,
     };
-    let four_rows = op.four_rows();
-    let total: u64 = match &pix {
-        Some(p) => row * p.len() as u64,
-        None if four_rows => 4 * n[0],
-        None => n.iter().product(),
+    let walk = BoxWalk {
+        m,
+        c,
+        n,
+        pix: pix.as_deref().map(|p| (row, p)),
+        four_rows: op.four_rows(),
     };
     let fault = |addr: u64, nb: u32, write: bool, e| {
         env.access_fault(l, d.inst, e, addr, nb, 1, write);
     };
-    for lin in 0..total {
-        let coords: [i64; 5] = match &pix {
-            Some(p) => {
-                let mut e = p[(lin / row) as usize];
-                e[0] += (lin % row) as i64;
-                e
-            }
-            // Four rows: row `r` of the box is tensor row c[1 + r], its elements from column c[0].
-            None if four_rows => {
-                let (r, i) = ((lin / n[0]) as usize, lin % n[0]);
-                [c[0] + i as i64 * m.step(0), c[1 + r], 0, 0, 0]
-            }
-            None => {
-                let mut rest = lin;
-                std::array::from_fn(|k| {
-                    let i = rest % n[k];
-                    rest /= n[k];
-                    c[k] + i as i64 * m.step(k)
-                })
-            }
-        };
+    for lin in 0..walk.total() {
+        let coords = walk.coords(lin);
         let inb = coords
             .iter()
             .enumerate()
@@ -559,7 +523,7 @@ fn packed_copy(
     if load {
         // The elements' shared-memory bytes, padding included.
         let mbar = d.arg(s, 2 + op.coords(), l);
-        complete_tx(d, env, l, mbar, total * ty.shared_bits() / 8)?;
+        complete_tx(d, env, l, mbar, walk.total() * ty.shared_bits() / 8)?;
     }
     Ok(())
 }
@@ -628,6 +592,54 @@ fn check_interleave(op: TensorOp, m: &TensorMap) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+/// The order in which a tensor copy walks its box's elements, and each element's tensor
+/// coordinates: im2col pixels (`pix`: the elements per pixel and the pixels' coordinates,
+/// dimension 0 the channel start), four rows (`.tile::gather4`/`.tile::scatter4`: row `r` of
+/// the box is tensor row `c[1 + r]`, its elements from column `c[0]`) or the tile's elements,
+/// dimension 0 innermost, `m.step(k)` apart from the box's start `c`.
+struct BoxWalk<'a> {
+    m: &'a TensorMap,
+    c: &'a [i64; 5],
+    /// The box's elements along each dimension.
+    n: [u64; 5],
+    pix: Option<(u64, &'a [[i64; 5]])>,
+    four_rows: bool,
+}
+
+impl BoxWalk<'_> {
+    /// The number of elements the copy walks.
+    fn total(&self) -> u64 {
+        match self.pix {
+            Some((per, p)) => per * p.len() as u64,
+            None if self.four_rows => 4 * self.n[0],
+            None => self.n.iter().product(),
+        }
+    }
+
+    /// Element `lin`'s tensor coordinates (`lin` < [`BoxWalk::total`]).
+    fn coords(&self, lin: u64) -> [i64; 5] {
+        let (m, c, n) = (self.m, self.c, &self.n);
+        match self.pix {
+            Some((per, p)) => {
+                let mut e = p[(lin / per) as usize];
+                e[0] += (lin % per) as i64;
+                e
+            }
+            None if self.four_rows => {
+                let (r, i) = ((lin / n[0]) as usize, lin % n[0]);
+                [c[0] + i as i64 * m.step(0), c[1 + r], 0, 0, 0]
+            }
+            None => {
+                let mut rest = lin;
+                std::array::from_fn(|k| {
+                    let i = rest % n[k];
+                    rest /= n[k];
+                    c[k] + i as i64 * m.step(k)
+                })
+            }
+        }
+    }
 }
 
 /// The tensor coordinates of the pixels an im2col load reads (PTX ISA §5.5.4 "im2col mode"),
