@@ -2536,6 +2536,19 @@ fn member_mask_promise_fabric_versions_and_fragment_registers_are_checked_as_ptx
             "vote.ballot.no_membermask_overlap.b32 %r1, %p2".into(),
             "illegal modifier '.no_membermask_overlap' for instruction 'vote'",
         ),
+        // "Multiple vote modifiers specified" (ptxas reads vote's mode words after match's).
+        (
+            "8.4".into(),
+            "sm_90",
+            "match.any.uni.sync.b32 %r1, %r2, -1".into(),
+            "illegal modifier '.uni' for instruction 'match'",
+        ),
+        (
+            "8.4".into(),
+            "sm_90",
+            "match.any.ballot.sync.b32 %r1, %r2, -1".into(),
+            "illegal modifier '.ballot' for instruction 'match'",
+        ),
         // "Multiple .no_membermask_overlap modifiers specified".
         (
             "8.4".into(),

@@ -1575,14 +1575,7 @@ pub(super) static ROWS: &[Row] = &[
     row("match", Any, "9.7.13.10", Effect(collective_ops))
         .since((6, 0), Sm(70))
         .forms(&[NO_MEMBERMASK_OVERLAP])
-        .mods(&[
-            "all",
-            "any",
-            "ballot",
-            "no_membermask_overlap",
-            "sync",
-            "uni",
-        ]),
+        .mods(&["all", "any", "no_membermask_overlap", "sync"]),
     row("activemask", Any, "9.7.13.11", Effect(collective_ops))
         .since((6, 2), Sm(30))
         .mods(&[]),
