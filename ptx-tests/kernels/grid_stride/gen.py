@@ -71,97 +71,62 @@ case("grid_stride_long", 2, 96, 192 * 40 + 45, 192 * 40 + 45,
 case("grid_stride_small", 2, 48, 70, 70,
      "n = 70 below the 96 threads: most lanes take no trip, some one; partial warps.")
 
-# A fault inside the loop: n = 1001 reads in[1000], one element past the buffer, once: thread
-# gid 1000 mod 240 = 40 (CTA 0, thread 40) in its fifth trip, when its warp's lanes 0..8 are
-# left in the loop and all of them leave after it.
-with open("grid_stride_fault.toml", "w") as f:
-    f.write(f"""# n = 1001 over a 1000-element buffer: thread 40 of CTA 0 reads one element past its end
-# in its fifth trip (1000 mod 240 = 40), the only access out of bounds.
-ptx = "grid_stride.ptx"
+def fault_case(name, heading, grid, block, n, length, contains, memcheck=True):
+    """Writes a case in which the loop reads past `in` (`length` elements): `heading` is its
+    comment lines, `contains` the fault report's expected text."""
+    stride = grid * block
+    comment = "".join(f"# {line}\n" for line in heading)
+    mc = "memcheck = true\n" if memcheck else ""
+    with open(f"{name}.toml", "w") as f:
+        f.write(f"""{comment}ptx = "grid_stride.ptx"
 kernel = "grid_stride"
-grid = [3, 1, 1]
-block = [80, 1, 1]
-args = [{{ buffer = "in" }}, {{ buffer = "sum" }}, {{ buffer = "trips" }}, {{ u32 = 1001 }}]
+grid = [{grid}, 1, 1]
+block = [{block}, 1, 1]
+args = [{{ buffer = "in" }}, {{ buffer = "sum" }}, {{ buffer = "trips" }}, {{ u32 = {n} }}]
 
 [buffers.in]
 type = "f32"
-len = 1000
+len = {length}
 init = {{ iota = {{ start = 1, step = 1 }} }}
 
 [buffers.sum]
 type = "f32"
-len = 240
+len = {stride}
 
 [buffers.trips]
 type = "u32"
-len = 240
+len = {stride}
 
 [expect_error]
 kind = "fault"
-contains = "by CTA (0,0,0) thread (40,0,0)"
-memcheck = true
-""")
+contains = "{contains}"
+{mc}""")
+
+
+# A fault inside the loop: n = 1001 reads in[1000], one element past the buffer, once: thread
+# gid 1000 mod 240 = 40 (CTA 0, thread 40) in its fifth trip, when its warp's lanes 0..8 are
+# left in the loop and all of them leave after it.
+fault_case("grid_stride_fault", [
+    "n = 1001 over a 1000-element buffer: thread 40 of CTA 0 reads one element past its end",
+    "in its fifth trip (1000 mod 240 = 40), the only access out of bounds.",
+], 3, 80, 1001, 1000, "by CTA (0,0,0) thread (40,0,0)")
 
 # A fault in a trip every lane of the warp stays for: n = 2000 over a 980-element buffer, so
 # warp 0 of CTA 0 (which runs first) reads past the end first, in its fifth trip (index
 # gid + 960), lanes 20..31; every lane's next index (gid + 1200) is below n.
-with open("grid_stride_fault_stay.toml", "w") as f:
-    f.write(f"""# n = 2000 over a 980-element buffer: CTA 0's warp 0 runs first and reads past the end
-# first, lanes 20 to 31 in their fifth trip (index gid + 960), a trip all of its lanes stay
-# in the loop after (gid + 1200 < 2000): thread 20 is named.
-ptx = "grid_stride.ptx"
-kernel = "grid_stride"
-grid = [3, 1, 1]
-block = [80, 1, 1]
-args = [{{ buffer = "in" }}, {{ buffer = "sum" }}, {{ buffer = "trips" }}, {{ u32 = 2000 }}]
-
-[buffers.in]
-type = "f32"
-len = 980
-init = {{ iota = {{ start = 1, step = 1 }} }}
-
-[buffers.sum]
-type = "f32"
-len = 240
-
-[buffers.trips]
-type = "u32"
-len = 240
-
-[expect_error]
-kind = "fault"
-contains = "by CTA (0,0,0) thread (20,0,0)"
-memcheck = true
-""")
+fault_case("grid_stride_fault_stay", [
+    "n = 2000 over a 980-element buffer: CTA 0's warp 0 runs first and reads past the end",
+    "first, lanes 20 to 31 in their fifth trip (index gid + 960), a trip all of its lanes stay",
+    "in the loop after (gid + 1200 < 2000): thread 20 is named.",
+], 3, 80, 2000, 980, "by CTA (0,0,0) thread (20,0,0)")
 
 # A fault after trips of the decided loop, without memcheck: n = 4 000 000 over a 980-element
 # buffer, so every lane runs on past the buffers (reads that stay in the arena are no fault
 # without memcheck) until its address leaves the arena. Where the arena ends depends on the
 # allocator, so the case names no thread: tests/loop_regions.rs checks that both engines
 # report the same thread, CTA and address at the load's line.
-with open("grid_stride_fault_loop.toml", "w") as f:
-    f.write(f"""# n = 4000000 over a 980-element buffer, without memcheck: the lanes read on past the
-# buffers, through trips the whole warp stays in, until an address leaves the arena.
-ptx = "grid_stride.ptx"
-kernel = "grid_stride"
-grid = [3, 1, 1]
-block = [96, 1, 1]
-args = [{{ buffer = "in" }}, {{ buffer = "sum" }}, {{ buffer = "trips" }}, {{ u32 = 4000000 }}]
-
-[buffers.in]
-type = "f32"
-len = 980
-init = {{ iota = {{ start = 1, step = 1 }} }}
-
-[buffers.sum]
-type = "f32"
-len = 288
-
-[buffers.trips]
-type = "u32"
-len = 288
-
-[expect_error]
-kind = "fault"
-contains = "grid_stride.ptx:41:2: fault in kernel 'grid_stride': out of bounds"
-""")
+fault_case("grid_stride_fault_loop", [
+    "n = 4000000 over a 980-element buffer, without memcheck: the lanes read on past the",
+    "buffers, through trips the whole warp stays in, until an address leaves the arena.",
+], 3, 96, 4000000, 980,
+   "grid_stride.ptx:41:2: fault in kernel 'grid_stride': out of bounds", memcheck=False)
