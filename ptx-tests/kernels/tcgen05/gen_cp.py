@@ -302,30 +302,49 @@ def toml(name, comment, kernel, args, bufs, out_len, shared=SHARED):
         f.write(text)
 
 
+def swizzle_name(x):
+    """The swizzle of a descriptor's layout code `x` in words."""
+    return "no swizzle" if x == 1 else f"{16 * x}-byte swizzle"
+
+
+def cp_case(rng, name, shape, unpack, x, lbo, sbo, lane, col, heading, entry):
+    """Writes a tcgen05.cp case: random source rows placed in the image K-major (layout code
+    `x`, LBO, SBO), a random tensor-memory pattern, and the pattern with the copied rows (each
+    16-byte group expanded to 8-bit containers where `unpack` names a packed type) at `lane`,
+    `col` where the shape sends them."""
+    ptx, rows, words, lanes = SHAPES[shape]
+    src = rng.integers(0, 1 << 32, (rows, words), dtype=np.uint64).astype(np.uint32)
+    pat = rng.integers(0, 1 << 32, (128, COLS), dtype=np.uint64).astype(np.uint32)
+    image = np.zeros(IMAGE, dtype=np.uint8)
+    wg.USED.clear()
+    desc = tc_desc(wg.place(image, src.astype(np.int64), 0, False, x, lbo, sbo, 4), x)
+    exp = pat.copy()
+    for r in range(rows):
+        row = src[r]
+        if unpack is not None:
+            rb = row.astype("<u4").view(np.uint8)
+            out = np.concatenate([expand(rb[16 * g:16 * g + 16], unpack) for g in range(len(rb) // 16)])
+            row = out.view("<u4")
+        for ln in lanes(r):
+            exp[lane + ln, col:col + words] = row
+    save(f"{name}_img.npy", image.view(np.uint32))
+    save(f"{name}_pat.npy", pat)
+    save(f"{name}_expected.npy", exp)
+    toml(name, heading, entry, ['{ buffer = "img" }', '{ buffer = "pat" }', '{ buffer = "out" }',
+                                f'{{ u64 = "{desc:#x}" }}', f"{{ u32 = {lane << 16 | col} }}"],
+         ["img", "pat"], 128 * COLS)
+
+
 def main():
     write_ptx()
     rng = np.random.default_rng(505)
     for (name, shape, (x, lbo, sbo), lane, col) in CP_CASES:
-        ptx, rows, words, lanes = SHAPES[shape]
-        src = rng.integers(0, 1 << 32, (rows, words), dtype=np.uint64).astype(np.uint32)
-        pat = rng.integers(0, 1 << 32, (128, COLS), dtype=np.uint64).astype(np.uint32)
-        image = np.zeros(IMAGE, dtype=np.uint8)
-        wg.USED.clear()
-        desc = tc_desc(wg.place(image, src.astype(np.int64), 0, False, x, lbo, sbo, 4), x)
-        exp = pat.copy()
-        for r in range(rows):
-            for ln in lanes(r):
-                exp[lane + ln, col:col + words] = src[r]
-        save(f"{name}_img.npy", image.view(np.uint32))
-        save(f"{name}_pat.npy", pat)
-        save(f"{name}_expected.npy", exp)
-        sw = "no swizzle" if x == 1 else f"{16 * x}-byte swizzle"
-        toml(name, [f"tcgen05.cp.cta_group::1.{ptx} (PTX ISA 9.7.16.9.2) at lane {lane}, column {col}:",
-                    f"source K-major, {sw}, LBO {lbo}, SBO {sbo}; expected: the pattern with the",
-                    "copied rows where the shape sends them (gen_cp.py, numpy)."],
-             f"tc_cp_{shape}", ['{ buffer = "img" }', '{ buffer = "pat" }', '{ buffer = "out" }',
-                                f'{{ u64 = "{desc:#x}" }}', f"{{ u32 = {lane << 16 | col} }}"],
-             ["img", "pat"], 128 * COLS)
+        ptx = SHAPES[shape][0]
+        cp_case(rng, name, shape, None, x, lbo, sbo, lane, col,
+                [f"tcgen05.cp.cta_group::1.{ptx} (PTX ISA 9.7.16.9.2) at lane {lane}, column {col}:",
+                 f"source K-major, {swizzle_name(x)}, LBO {lbo}, SBO {sbo}; expected: the pattern with the",
+                 "copied rows where the shape sends them (gen_cp.py, numpy)."],
+                f"tc_cp_{shape}")
     pat = rng.integers(0, 1 << 32, (128, COLS), dtype=np.uint64).astype(np.uint32)
     exp = pat.copy()
     for (l0, c0) in [(32, 4), (96, 0)]:
@@ -417,29 +436,12 @@ def main():
     # The decompressing copies (their own generator, so the cases above keep their values).
     rng = np.random.default_rng(506)
     for (name, shape, unpack, (x, lbo, sbo), lane, col) in UNPACK_CASES:
-        ptx, rows, words, lanes = SHAPES[shape]
-        src = rng.integers(0, 1 << 32, (rows, words), dtype=np.uint64).astype(np.uint32)
-        pat = rng.integers(0, 1 << 32, (128, COLS), dtype=np.uint64).astype(np.uint32)
-        image = np.zeros(IMAGE, dtype=np.uint8)
-        wg.USED.clear()
-        desc = tc_desc(wg.place(image, src.astype(np.int64), 0, False, x, lbo, sbo, 4), x)
-        exp = pat.copy()
-        for r in range(rows):
-            rb = src[r].astype("<u4").view(np.uint8)
-            out = np.concatenate([expand(rb[16 * g:16 * g + 16], unpack) for g in range(len(rb) // 16)])
-            for ln in lanes(r):
-                exp[lane + ln, col:col + words] = out.view("<u4")
-        save(f"{name}_img.npy", image.view(np.uint32))
-        save(f"{name}_pat.npy", pat)
-        save(f"{name}_expected.npy", exp)
-        sw = "no swizzle" if x == 1 else f"{16 * x}-byte swizzle"
-        toml(name, [f"tcgen05.cp.cta_group::1.{ptx}.b8x16.{unpack} (PTX ISA 9.7.16.9.1-2) at lane {lane},",
-                    f"column {col}: source K-major, {sw}, LBO {lbo}, SBO {sbo}; expected: each 16-byte",
-                    "group expanded to 8-bit containers (gen_cp.py `expand`), rows where the shape sends them."],
-             f"tc_cp_{shape}_{unpack[:2]}", ['{ buffer = "img" }', '{ buffer = "pat" }', '{ buffer = "out" }',
-                                             f'{{ u64 = "{desc:#x}" }}', f"{{ u32 = {lane << 16 | col} }}"],
-             ["img", "pat"], 128 * COLS)
-
+        ptx = SHAPES[shape][0]
+        cp_case(rng, name, shape, unpack, x, lbo, sbo, lane, col,
+                [f"tcgen05.cp.cta_group::1.{ptx}.b8x16.{unpack} (PTX ISA 9.7.16.9.1-2) at lane {lane},",
+                 f"column {col}: source K-major, {swizzle_name(x)}, LBO {lbo}, SBO {sbo}; expected: each 16-byte",
+                 "group expanded to 8-bit containers (gen_cp.py `expand`), rows where the shape sends them."],
+                f"tc_cp_{shape}_{unpack[:2]}")
 
 if __name__ == "__main__":
     main()
