@@ -1,0 +1,399 @@
+#!/usr/bin/env python3
+"""Writes tensor_modes.isa (cp.async.bulk.tensor in the .im2col, .im2col::w, .im2col::w::128,
+.tile::gather4 and .tile::scatter4 modes, cp.reduce.async.bulk.tensor .tile::scatter4,
+cp.async.bulk.prefetch.tensor), tensormap.isa (tensormap.replace, tensormap.cp_fenceproxy,
+fence.proxy.tensormap) and multimem.isa (multimem.ld_reduce/st/red, clusterlaunchcontrol).
+
+Every expected value is computed here from the PTX ISA text, independently of ptxjit:
+- tensors (§5.5): dimension 0 innermost, packed row-major; elements outside the tensor read
+  as zero (the zero fill) and are not written by stores; the box lands densely in shared
+  memory (dimension 0 innermost), each 16-byte chunk moved by the swizzle of §5.5.7 (chunk
+  bits 4.. XORed with the 128-byte row bits 7.., 1/2/3 bits for the 32/64/128B swizzles);
+- im2col mode (§5.5.4): the tensor is N·(D)·(H)·W·C; the instruction's coordinates give the
+  first channel, the first pixel's filter base (W, H, D) and N; the bounding box of spatial
+  dimension k runs from the map's lower corner to dims[k] - 1 + its upper corner; pixels
+  follow W, then H, then D within the box, then the next N (pixelsPerColumn of them); each
+  pixel reads channelsPerPixel channels at its filter base plus the im2col offsets;
+- im2col::w and im2col::w::128 (§5.5.5): the box is one H and D position (the instruction's),
+  W from the map's W corners; pixels along W only (pixelsPerColumn of them, or 128), the next
+  N past the upper W corner; wOffset added to W and both W corners (§5.5.5.4); the rows here
+  use wHalo = 0 (the halo pixels' positions are given by figures only);
+- .tile::gather4/.tile::scatter4 (§9.7.9.25.5.1): a 2D tensor, coordinates {col, r0..r3}:
+  four rows of boxDim[0] elements from column col, one after another in shared memory;
+- cp.async.bulk.prefetch.tensor (§9.7.9.25.5.3): brings data to L2 only; no byte changes;
+- tensormap.replace (§9.7.9.26): rewrites one field of the map; each row checks the field
+  through a copy that uses the rewritten map (the map's bytes are opaque): global_address
+  (another tensor), rank (new_val is the rank minus one? no: "rank" takes the value the
+  Table says, checked here as a 2D map made 1D), box_dim, global_dim, global_stride,
+  element_stride, elemtype (Table 33 numbering), swizzle_mode; fence.proxy.tensormap::generic
+  orders the generic-proxy write before the tensormap-proxy read; tensormap.cp_fenceproxy
+  copies the 128 bytes from shared to global memory (then fenced);
+- multimem (§9.7.9.14): with one device every multimem address is bound to one copy:
+  ld_reduce reads it (a reduction over one value is that value), st stores it, red is an
+  atomic reduction into it;
+- clusterlaunchcontrol (§9.7.13.17): try_cancel may fail; with every CTA of the grid running
+  (a grid of one CTA, or one cluster) there is no CTA left whose launch it could cancel, so the
+  response says "not canceled" (is_canceled false); its complete-tx is 16 bytes.
+
+Run from this directory: python3 gen_tensor.py. Seeded, so the output is stable.
+"""
+import random
+import struct
+
+R = random.Random(39)
+
+
+def hx(v, bits=32):
+    return "0x%0*x" % (bits // 4, v & ((1 << bits) - 1))
+
+
+def write(name, head, lines):
+    with open(name, "w") as f:
+        for h in head:
+            f.write("# " + h + "\n" if h else "#\n")
+        f.write("# Written by gen_tensor.py; do not edit by hand.\n\n")
+        for l in lines:
+            f.write(l + "\n")
+
+
+def words(b):
+    """Little-endian 32-bit words of a byte string (a multiple of 4 bytes)."""
+    assert len(b) % 4 == 0
+    return [struct.unpack_from("<I", b, i)[0] for i in range(0, len(b), 4)]
+
+
+def wline(b):
+    return " ".join(hx(v) for v in words(b))
+
+
+def swizzle(off, mode):
+    """§5.5.7: the 16-byte chunk index XORed with the 128-byte row index (1, 2, 3 bits)."""
+    mask = (1 << mode) - 1
+    return off ^ (((off >> 7) & mask) << 4)
+
+
+SW = {"none": 0, "32": 1, "64": 2, "128": 3}
+
+
+def flat(dims, pos):
+    """The flat element index of a position, or None outside the tensor."""
+    idx, stride = 0, 1
+    for d, p in zip(dims, pos):
+        if not 0 <= p < d:
+            return None
+        idx += p * stride
+        stride *= d
+    return idx
+
+
+def place(shared, k, esize, mode, value_bytes):
+    """Element k of the dense box, at its swizzled shared-memory place."""
+    off = swizzle(k * esize, mode)
+    shared[off:off + esize] = value_bytes
+
+
+def load_header(op, box_bytes, ins, shared, glob, clause, extra=""):
+    return (">>> mbarrier.init.shared::cta.b64 [m], 1; mbarrier.arrive.expect_tx.shared::cta.b64 t, [m], %d;"
+            " %s; ISA_WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, [m], 0; @!p bra ISA_WAIT"
+            " :: p:pred <- s:sptr tm:tmap %s m:sptr%s ; shared %d ; global %d ; %s ; regs t:b64"
+            % (box_bytes, op, ins, extra, shared, glob, clause))
+
+
+# ------------------------------------------------------------------------- im2col (§5.5.4)
+
+def im2col_pixels(dims, lower, upper, coords, pixels, estrides=None):
+    """The (n, spatial...) filter bases of the pixels of an im2col load: W, H, D within the
+    bounding box, then N."""
+    rank = len(dims)
+    s = rank - 2
+    estrides = estrides or [1] * rank
+    lo = [lower[k] for k in range(s)]
+    hi = [dims[k + 1] - 1 + upper[k] for k in range(s)]
+    pos = list(coords[1:rank - 1])
+    n = coords[rank - 1]
+    out = []
+    for _ in range(pixels):
+        out.append((n, list(pos)))
+        k = 0
+        while True:
+            if k == s:
+                n += 1
+                break
+            pos[k] += estrides[k + 1]
+            if pos[k] <= hi[k]:
+                break
+            pos[k] = lo[k]
+            k += 1
+    return out
+
+
+def gen_im2col(out):
+    groups = [  # (dims C,W,(H),(D),N, lower, upper, channels, pixels, elem bytes, swizzle)
+        ((8, 6, 3), (-1,), (-1,), 4, 8, 4, "none"),
+        ((8, 5, 4, 2), (-1, 0), (-1, -1), 8, 12, 2, "32"),
+        ((4, 3, 3, 2, 2), (0, -1, 0), (-1, 0, 0), 4, 10, 4, "none"),
+    ]
+    ename = {2: "u16", 4: "u32"}
+    for dims, lower, upper, ch, pixels, es, sw in groups:
+        rank = len(dims)
+        s = rank - 2
+        n_el = 1
+        for d in dims:
+            n_el *= d
+        gbytes = (n_el * es + 3) // 4 * 4
+        box_bytes = pixels * ch * es
+        shared = box_bytes + 128
+        clause = "tensormap dims=%s mode=im2col lower=%s upper=%s channels=%d pixels=%d swizzle=%s elem=%s" % (
+            ",".join(map(str, dims)), ",".join(map(str, lower)), ",".join(map(str, upper)), ch, pixels, sw,
+            ename[es])
+        coords = ", ".join("c%d" % d for d in range(rank))
+        offs = ", ".join("o%d" % k for k in range(s))
+        op = ("cp.async.bulk.tensor.%dd.shared::cluster.global.im2col.mbarrier::complete_tx::bytes"
+              " [s], [tm, {%s}], [m], {%s}" % (rank, coords, offs))
+        out.append("# cp.async.bulk.tensor.%dd .im2col load: %d pixels of %d %s channels of a %s tensor (C innermost),"
+                   " corners %s / %s, swizzle %s: pixel p's channels at s + p*%d bytes, out-of-bound elements 0;"
+                   " mbarrier words '*'" % (rank, pixels, ch, ename[es], "x".join(map(str, dims)), lower, upper,
+                                            sw, ch * es))
+        out.append(load_header(op, box_bytes, " ".join("c%d:s32" % d for d in range(rank)), shared, gbytes,
+                               clause, "".join(" o%d:u16" % k for k in range(s))))
+        for case in range(4):
+            g = bytes(R.getrandbits(8) for _ in range(gbytes))
+            sm = bytearray(R.getrandbits(8) for _ in range(shared))
+            lo = [lower[k] for k in range(s)]
+            hi = [dims[k + 1] - 1 + upper[k] for k in range(s)]
+            if case == 0:
+                c = [0] + lo + [0]
+                o = [0] * s
+            elif case == 1:  # the last filter bases: the walk wraps into the next N
+                c = [dims[0] - ch] + hi + [0]
+                o = [1] * s
+            else:
+                c = [R.randrange(0, dims[0] - ch + 2)] + [R.randint(lo[k], hi[k]) for k in range(s)] + \
+                    [R.randrange(dims[-1])]
+                o = [R.randrange(3) for _ in range(s)]
+            mode = SW[sw]
+            after = bytearray(sm)
+            k = 0
+            for n, base in im2col_pixels(dims, lower, upper, c, pixels):
+                for j in range(ch):
+                    pos = [c[0] + j] + [base[q] + o[q] for q in range(s)] + [n]
+                    f = flat(dims, pos)
+                    v = bytes(es) if f is None else g[f * es:(f + 1) * es]
+                    place(after, k, es, mode, v)
+                    k += 1
+            out.append("case coordinates %s, offsets %s" % (",".join(map(str, c)), ",".join(map(str, o))))
+            out.append("init global 0x0: " + wline(g))
+            out.append("init shared 0x0: " + wline(sm))
+            out.append("0: 0x0 0x0 %s %s %s -> 1" % (" ".join(map(str, c)), hex(box_bytes),
+                                                      " ".join(map(str, o))))
+            out.append("expect shared 0x0: " + wline(after[:box_bytes]))
+            out.append("expect shared %s: * *" % hex(box_bytes))
+
+
+def gen_im2col_w(out):
+    """.im2col::w (pixelsPerColumn pixels) and .im2col::w::128 (128) with wHalo 0."""
+    groups = [  # (dims, lower W, upper W, channels, pixels, mode, swizzle, wOffsets)
+        ((16, 7, 3), -1, -1, 16, 10, "w", "64", (0, 0, 1)),
+        ((16, 6, 2, 2), 0, -2, 16, 6, "w", "64", (0, 1, 0)),
+        ((16, 5, 2, 2, 2), -1, 0, 16, 8, "w", "64", (0, 0, 1)),
+        ((16, 40, 4), -2, -1, 16, 128, "w128", "64", (0, 1, 0)),
+    ]
+    for dims, lw, uw, ch, pixels, wm, sw, woffs in groups:
+        rank = len(dims)
+        es = 4
+        n_el = 1
+        for d in dims:
+            n_el *= d
+        gbytes = n_el * es
+        box_bytes = pixels * ch * es
+        shared = box_bytes + 128
+        clause = "tensormap dims=%s mode=%s lower=%d upper=%d channels=%d %sswizzle=%s elem=u32" % (
+            ",".join(map(str, dims)), wm, lw, uw, ch, "" if wm == "w128" else "pixels=%d " % pixels, sw)
+        coords = ", ".join("c%d" % d for d in range(rank))
+        name = "im2col::w" if wm == "w" else "im2col::w::128"
+        op = ("cp.async.bulk.tensor.%dd.shared::cta.global.%s.mbarrier::complete_tx::bytes"
+              " [s], [tm, {%s}], [m], {hl, wo}" % (rank, name, coords))
+        out.append("# cp.async.bulk.tensor.%dd .%s load (wHalo 0): %d pixels along W of %d u32 channels of a %s"
+                   " tensor, W corners %d / %d (+ wOffset), next N past the upper one, swizzle %s;"
+                   " mbarrier words '*'" % (rank, name, pixels, ch, "x".join(map(str, dims)), lw, uw, sw))
+        out.append(load_header(op, box_bytes, " ".join("c%d:s32" % d for d in range(rank)), shared, gbytes,
+                               clause, " hl:u16 wo:u16"))
+        for case, wo in enumerate(woffs):
+            g = bytes(R.getrandbits(8) for _ in range(gbytes))
+            sm = bytearray(R.getrandbits(8) for _ in range(shared))
+            lo, hi = lw + wo, dims[1] - 1 + uw + wo
+            c = [0] + [R.randint(lo - 1 if case == 2 else lo, hi)] + \
+                [R.randrange(d) for d in dims[2:rank - 1]] + [R.randrange(dims[-1])]
+            # The instruction's W is shifted by wOffset too (§5.5.5.4).
+            w, n = c[1] + wo, c[-1]
+            after = bytearray(sm)
+            k = 0
+            for _ in range(pixels):
+                for j in range(ch):
+                    pos = [c[0] + j, w] + c[2:rank - 1] + [n]
+                    f = flat(dims, pos)
+                    place(after, k, es, SW[sw], bytes(es) if f is None else g[f * es:(f + 1) * es])
+                    k += 1
+                w += 1
+                if w > hi:
+                    w, n = lo, n + 1
+            out.append("case coordinates %s, wOffset %d" % (",".join(map(str, c)), wo))
+            out.append("init global 0x0: " + wline(g))
+            out.append("init shared 0x0: " + wline(sm))
+            out.append("0: 0x0 0x0 %s %s 0 %d -> 1" % (" ".join(map(str, c)), hex(box_bytes), wo))
+            out.append("expect shared 0x0: " + wline(after[:box_bytes]))
+            out.append("expect shared %s: * *" % hex(box_bytes))
+
+
+# ------------------------------------------------------------- gather4 / scatter4 (§9.7.9.25.5.1)
+
+def gen_four_rows(out):
+    groups = [  # (dims, box width, elem bytes, swizzle, packed 4-bit)
+        ((24, 10), 8, 4, "none", False),
+        ((40, 9), 16, 2, "32", False),
+        ((20, 7), 16, 4, "64", False),
+        ((96, 6), 32, 0, "none", True),  # b4x16: 32 four-bit elements = 16 bytes a row
+    ]
+    for dims, bw, es, sw, packed in groups:
+        ebits = 4 if packed else 8 * es
+        elem = "b4x16" if packed else {2: "u16", 4: "u32"}[es]
+        gbytes = dims[0] * dims[1] * ebits // 8
+        row = bw * ebits // 8
+        box_bytes = 4 * row
+        shared = box_bytes + 128
+        clause = "tensormap dims=%d,%d box=%d,1 swizzle=%s elem=%s" % (dims[0], dims[1], bw, sw, elem)
+        cin = "c0:s32 r0:s32 r1:s32 r2:s32 r3:s32"
+
+        def get(g, r, col):
+            """Element (r, col) as (bit offset, bits) into the image, or None outside."""
+            if not (0 <= r < dims[1] and 0 <= col < dims[0]):
+                return None
+            return (r * dims[0] + col) * ebits
+
+        def rd(buf, bit, n):
+            v = int.from_bytes(buf, "little")
+            return (v >> bit) & ((1 << n) - 1)
+
+        def wr(buf, bit, n, val):
+            v = int.from_bytes(buf, "little")
+            v = (v & ~(((1 << n) - 1) << bit)) | (val << bit)
+            buf[:] = v.to_bytes(len(buf), "little")
+
+        def sh_bit(k, e):
+            """Shared bit offset of element e of row k (swizzled by 16-byte chunk)."""
+            bit = (k * bw + e) * ebits
+            return swizzle(bit // 8, SW[sw]) * 8 + bit % 8
+
+        op = ("cp.async.bulk.tensor.2d.shared::cta.global.tile::gather4.mbarrier::complete_tx::bytes"
+              " [s], [tm, {c0, r0, r1, r2, r3}], [m]")
+        out.append("# cp.async.bulk.tensor.2d .tile::gather4 load of four %d-element rows of a %dx%d %s tensor,"
+                   " swizzle %s: row k at s + %d*k bytes, out-of-bound elements 0; mbarrier words '*'"
+                   % (bw, dims[0], dims[1], elem, sw, row))
+        out.append(load_header(op, box_bytes, cin, shared, gbytes, clause))
+        for case in range(4):
+            g = bytearray(R.getrandbits(8) for _ in range(gbytes))
+            sm = bytearray(R.getrandbits(8) for _ in range(shared))
+            step = 16 if packed else 1
+            col = [0, dims[0] - bw // 2 // step * step, -(bw // 2 // step * step),
+                   R.randrange(0, dims[0] // step) * step][case]
+            rows = [R.randrange(-1, dims[1] + 1) for _ in range(4)]
+            after = bytearray(sm)
+            for k, r in enumerate(rows):
+                for e in range(bw):
+                    at = get(g, r, col + e)
+                    wr(after, sh_bit(k, e), ebits, 0 if at is None else rd(g, at, ebits))
+            out.append("case column %d, rows %s" % (col, ",".join(map(str, rows))))
+            out.append("init global 0x0: " + wline(bytes(g)))
+            out.append("init shared 0x0: " + wline(bytes(sm)))
+            out.append("0: 0x0 0x0 %d %s %s -> 1" % (col, " ".join(map(str, rows)), hex(box_bytes)))
+            out.append("expect shared 0x0: " + wline(bytes(after[:box_bytes])))
+            out.append("expect shared %s: * *" % hex(box_bytes))
+        if packed:
+            continue
+        # The reductions' types are the map's: .add/.min/.max take u32, not u16 (§9.7.9.25.5.2).
+        for red in (None, "add", "min", "max") if es == 4 else (None,):
+            if red is None:
+                op = "cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group [tm, {c0, r0, r1, r2, r3}], [s]"
+                what = "store"
+            else:
+                op = ("cp.reduce.async.bulk.tensor.2d.global.shared::cta.%s.tile::scatter4.bulk_group"
+                      " [tm, {c0, r0, r1, r2, r3}], [s]" % red)
+                what = ".%s reduction" % red
+            out.append("# cp%s.async.bulk.tensor.2d .tile::scatter4 %s of four %d-element rows (swizzle %s):"
+                       " row k from s + %d*k bytes into tensor row r_k, in-bound elements only%s"
+                       % (".reduce" if red else "", what, bw, sw, row,
+                          " (combined with .%s.%s; rows may repeat)" % (red, elem) if red else " (distinct rows)"))
+            out.append(">>> %s; cp.async.bulk.commit_group; cp.async.bulk.wait_group 0 :: <- s:sptr tm:tmap %s"
+                       " ; shared %d ; global %d ; %s" % (op, cin, box_bytes, gbytes, clause))
+            for case in range(2):
+                g = bytearray(R.getrandbits(8) for _ in range(gbytes))
+                sm = bytearray(R.getrandbits(8) for _ in range(box_bytes))
+                col = R.randrange(-bw // 2, dims[0])
+                if red is None:
+                    rows = R.sample(range(-1, dims[1] + 1), 4)
+                else:
+                    rows = [R.randrange(-1, dims[1] + 1) for _ in range(4)]
+                after = bytearray(g)
+                for k, r in enumerate(rows):
+                    for e in range(bw):
+                        at = get(g, r, col + e)
+                        if at is None:
+                            continue
+                        v = rd(sm, sh_bit(k, e), ebits)
+                        old = rd(after, at, ebits)
+                        new = {None: v, "add": (old + v) & ((1 << ebits) - 1), "min": min(old, v),
+                               "max": max(old, v)}[red]
+                        wr(after, at, ebits, new)
+                out.append("case column %d, rows %s" % (col, ",".join(map(str, rows))))
+                out.append("init global 0x0: " + wline(bytes(g)))
+                out.append("init shared 0x0: " + wline(bytes(sm)))
+                out.append("0: 0x0 0x0 %d %s ->" % (col, " ".join(map(str, rows))))
+                out.append("expect global 0x0: " + wline(bytes(after)))
+
+
+def gen_prefetch(out):
+    """cp.async.bulk.prefetch.tensor in each mode: no byte of either image changes."""
+    forms = [
+        ("cp.async.bulk.prefetch.tensor.2d.L2.global.tile [tm, {c0, c1}]", "c0:s32 c1:s32",
+         "tensormap dims=24,10 box=8,4 swizzle=none elem=u32", 960, "3 -2"),
+        ("cp.async.bulk.prefetch.tensor.2d.L2.global.tile::gather4 [tm, {c0, c1, c2, c3, c4}]",
+         "c0:s32 c1:s32 c2:s32 c3:s32 c4:s32", "tensormap dims=24,10 box=8,1 swizzle=none elem=u32", 960,
+         "4 0 9 3 3"),
+        ("cp.async.bulk.prefetch.tensor.3d.L2.global.im2col [tm, {c0, c1, c2}], {o0}", "c0:s32 c1:s32 c2:s32 o0:u16",
+         "tensormap dims=8,6,3 mode=im2col lower=-1 upper=-1 channels=4 pixels=8 swizzle=none elem=u32", 576,
+         "0 -1 1 2"),
+        ("cp.async.bulk.prefetch.tensor.3d.L2.global.im2col::w [tm, {c0, c1, c2}], {o0, o1}",
+         "c0:s32 c1:s32 c2:s32 o0:u16 o1:u16",
+         "tensormap dims=16,7,3 mode=w lower=-1 upper=-1 channels=16 pixels=10 swizzle=64 elem=u32", 1344,
+         "0 2 1 0 1"),
+        ("cp.async.bulk.prefetch.tensor.3d.L2.global.im2col::w::128 [tm, {c0, c1, c2}], {o0, o1}",
+         "c0:s32 c1:s32 c2:s32 o0:u16 o1:u16",
+         "tensormap dims=16,40,4 mode=w128 lower=-2 upper=-1 channels=16 swizzle=64 elem=u32", 10240,
+         "0 5 2 0 0"),
+    ]
+    for op, ins, clause, gbytes, vals in forms:
+        out.append("# %s: a hint that brings data to L2; no byte of the images changes" % op.split(" [")[0])
+        out.append(">>> %s :: <- tm:tmap %s ; global %d ; %s" % (op, ins, gbytes, clause))
+        out.append("case")
+        out.append("init 0x0: " + " ".join(hx(R.getrandbits(32)) for _ in range(gbytes // 4)))
+        out.append("0: 0x0 %s ->" % vals)
+
+
+def gen_tensor_modes():
+    out = [".version 8.8", ".target sm_100a"]
+    gen_im2col(out)
+    gen_im2col_w(out)
+    gen_four_rows(out)
+    gen_prefetch(out)
+    write("tensor_modes.isa", [
+        "Tensor-map copies in their other modes (PTX ISA §9.7.9.25.5.1 cp.async.bulk.tensor, §9.7.9.25.5.2",
+        "cp.reduce.async.bulk.tensor, §9.7.9.25.5.3 cp.async.bulk.prefetch.tensor; §5.5.4-5.5.5): .im2col",
+        "loads (3d-5d, im2col offsets, pixels wrapping through the bounding box into the next N),",
+        ".im2col::w and .im2col::w::128 loads (wHalo 0, wOffset 0/1), .tile::gather4 loads (u32, u16",
+        "and the packed .b4x16) and .tile::scatter4 stores and .add/.min/.max reductions, and the",
+        "prefetch forms (no byte changes). Values from gen_tensor.py (its docstring gives the rules).",
+    ], out)
+
+
+if __name__ == "__main__":
+    gen_tensor_modes()
