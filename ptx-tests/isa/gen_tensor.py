@@ -23,11 +23,13 @@ Every expected value is computed here from the PTX ISA text, independently of pt
 - cp.async.bulk.prefetch.tensor (§9.7.9.25.5.3): brings data to L2 only; no byte changes;
 - tensormap.replace (§9.7.9.26): rewrites one field of the map; each row checks the field
   through a copy that uses the rewritten map (the map's bytes are opaque): global_address
-  (another tensor), rank (new_val is the rank minus one? no: "rank" takes the value the
-  Table says, checked here as a 2D map made 1D), box_dim, global_dim, global_stride,
-  element_stride, elemtype (Table 33 numbering), swizzle_mode; fence.proxy.tensormap::generic
-  orders the generic-proxy write before the tensormap-proxy read; tensormap.cp_fenceproxy
-  copies the 128 bytes from shared to global memory (then fenced);
+  (another tensor), rank (new_val = rank - 1, as compilers' device-side descriptors write it:
+  a 2D map made 1D by 0), box_dim, global_dim, global_stride (the byte stride of dimension
+  ord + 1), element_stride (a box of ceil(box / stride) elements, each stride apart; dimension
+  0's ignored without interleaving, cuTensorMapEncodeTiled), elemtype (Table 33: .u16 = 1),
+  swizzle_mode (Table 33: 32B = 1); fence.proxy.tensormap::generic (release, then acquire of
+  the map's 128 bytes) orders the generic-proxy write before the tensormap-proxy read;
+  tensormap.cp_fenceproxy copies the 128 bytes from shared to global memory, then fences;
 - multimem (§9.7.9.14): with one device every multimem address is bound to one copy:
   ld_reduce reads it (a reduction over one value is that value), st stores it, red is an
   atomic reduction into it;
@@ -250,8 +252,9 @@ def gen_im2col_w(out):
 def gen_four_rows(out):
     groups = [  # (dims, box width, elem bytes, swizzle, packed 4-bit)
         ((24, 10), 8, 4, "none", False),
-        ((40, 9), 16, 2, "32", False),
+        ((40, 9), 32, 2, "64", False),
         ((20, 7), 16, 4, "64", False),
+        ((40, 5), 32, 4, "128", False),
         ((96, 6), 32, 0, "none", True),  # b4x16: 32 four-bit elements = 16 bytes a row
     ]
     for dims, bw, es, sw, packed in groups:
@@ -395,5 +398,149 @@ def gen_tensor_modes():
     ], out)
 
 
+# ----------------------------------------------------------------- tensormap.replace (§9.7.9.26)
+
+def tile_load(g, base, dims, rowstride, box, estr, es, swz, coords):
+    """A 1D/2D tile load's shared bytes: the box dense (dimension 0 innermost), swizzled."""
+    rows = -(-box[1] // estr[1]) if len(box) > 1 else 1
+    out = bytearray(box[0] * rows * es)
+    k = 0
+    for j in range(rows):
+        r = coords[1] + j * estr[1] if len(box) > 1 else 0
+        for i in range(box[0]):
+            col = coords[0] + i
+            inside = 0 <= col < dims[0] and (len(box) == 1 or 0 <= r < dims[1])
+            v = g[base + r * rowstride + col * es:base + r * rowstride + (col + 1) * es] if inside else bytes(es)
+            off = swizzle(k * es, swz)
+            out[off:off + es] = v
+            k += 1
+    return bytes(out)
+
+
+def gen_tensormap(out):
+    dims, box, es = (16, 8), (8, 4), 4
+    clause = "tensormap dims=16,8 box=8,4 swizzle=none elem=u32"
+    # (what, replace statement, load rank, coords, new model: dims, rowstride, box, estr, es, swizzle, base)
+    rows = [
+        ("global_address: the copy reads the tensor at the new address (the image's second half)",
+         "tensormap.replace.tile.global_address.global.b1024.b64 [tm], ga", 2, (3, 2),
+         (dims, 64, box, (1, 1), 4, 0, 512)),
+        ("rank (new_val 0: rank 1): a .1d copy of the map's first row",
+         "tensormap.replace.tile.rank.global.b1024.b32 [tm], 0", 1, (5,),
+         ((16,), 64, (8,), (1,), 4, 0, 0)),
+        ("box_dim ordinal 1 (4 -> 2): a box of two rows",
+         "tensormap.replace.tile.box_dim.global.b1024.b32 [tm], 1, 2", 2, (4, 5),
+         (dims, 64, (8, 2), (1, 1), 4, 0, 0)),
+        ("box_dim ordinal 0 (8 -> 4), generic address of the map: rows of four elements",
+         "tensormap.replace.tile.box_dim.b1024.b32 [tm], 0, 4", 2, (13, 1),
+         (dims, 64, (4, 4), (1, 1), 4, 0, 0)),
+        ("global_dim ordinal 1 (8 -> 5): rows 5.. are out of bounds (zeros)",
+         "tensormap.replace.tile.global_dim.global.b1024.b32 [tm], 1, 5", 2, (2, 3),
+         ((16, 5), 64, box, (1, 1), 4, 0, 0)),
+        ("global_dim ordinal 0 (16 -> 10): columns 10.. are out of bounds (zeros)",
+         "tensormap.replace.tile.global_dim.global.b1024.b32 [tm], 0, 10", 2, (6, 2),
+         ((10, 8), 64, box, (1, 1), 4, 0, 0)),
+        ("global_stride ordinal 0 (64 -> 128 bytes): row r at r*128 bytes",
+         "tensormap.replace.tile.global_stride.global.b1024.b64 [tm], 0, 128", 2, (4, 3),
+         (dims, 128, box, (1, 1), 4, 0, 0)),
+        ("element_stride ordinal 1 (1 -> 2): ceil(4/2) = 2 rows, two apart",
+         "tensormap.replace.tile.element_stride.global.b1024.b32 [tm], 1, 2", 2, (1, 3),
+         (dims, 64, box, (1, 2), 4, 0, 0)),
+        ("elemtype 1 (.u16, Table 33): 8 x 4 two-byte elements, dims counted in u16",
+         "tensormap.replace.tile.elemtype.global.b1024.b32 [tm], 1", 2, (7, 2),
+         (dims, 64, box, (1, 1), 2, 0, 0)),
+        ("swizzle_mode 1 (32B, Table 33) and box_dim ordinal 1 (4 -> 8): the 256-byte box's 16-byte"
+         " chunks swizzled (the pattern's second 128-byte row moved)",
+         "tensormap.replace.tile.swizzle_mode.global.b1024.b32 [tm], 1;"
+         " tensormap.replace.tile.box_dim.global.b1024.b32 [tm], 1, 8", 2, (0, 1),
+         (dims, 64, (8, 8), (1, 1), 4, 1, 0)),
+    ]
+    gbytes = 1024
+    for what, stmt, rank, coords, (ndims, rs, nbox, estr, nes, swz, base) in rows:
+        nrows = -(-nbox[1] // estr[1]) if len(nbox) > 1 else 1
+        box_bytes = nbox[0] * nrows * nes
+        shared = 512 + 128
+        cs = ", ".join("c%d" % d for d in range(rank))
+        ins = " ".join("c%d:s32" % d for d in range(rank))
+        op = ("cp.async.bulk.tensor.%dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes [s], [tm, {%s}], [m]"
+              % (rank, cs))
+        out.append("# tensormap.replace.tile.%s; then fence.proxy.tensormap::generic release and acquire and"
+                   " a copy through the map; mbarrier words '*'" % what)
+        out.append(">>> %s; fence.proxy.tensormap::generic.release.gpu; fence.proxy.tensormap::generic.acquire.gpu"
+                   " [tm], 128; mbarrier.init.shared::cta.b64 [m], 1; mbarrier.arrive.expect_tx.shared::cta.b64 t,"
+                   " [m], %d; %s; ISA_WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, [m], 0; @!p bra ISA_WAIT"
+                   " :: p:pred <- s:sptr tm:tmap ga:gptr %s m:sptr ; shared %d ; global %d ; %s ; regs t:b64"
+                   % (stmt, box_bytes, op, ins, shared, gbytes, clause))
+        for case in range(2):
+            g = bytes(R.getrandbits(8) for _ in range(gbytes))
+            sm = bytearray(R.getrandbits(8) for _ in range(shared))
+            c = coords if case == 0 else tuple(x + 1 for x in coords)
+            got = tile_load(g, base, ndims, rs, nbox, estr, nes, swz, c)
+            out.append("case coordinates %s" % ",".join(map(str, c)))
+            out.append("init global 0x0: " + wline(g))
+            out.append("init shared 0x0: " + wline(bytes(sm)))
+            out.append("0: 0x0 0x0 0x200 %s 0x200 -> 1" % " ".join(map(str, c)))
+            out.append("expect shared 0x0: " + wline(got))
+            out.append("expect shared 0x200: * *")
+    # The map copied to shared memory, its box_dim rewritten there (.shared::cta), then
+    # tensormap.cp_fenceproxy back to the global map by the whole warp; lane 0 copies.
+    ld = "; ".join("@q ld.global.v4.b32 {a0, a1, a2, a3}, [tm+%d]; @q st.shared.v4.b32 [sm+%d], {a0, a1, a2, a3}"
+                   % (16 * k, 16 * k) for k in range(8))
+    op = "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [s], [tm, {c0, c1}], [m]"
+    out.append("# the map's 128 bytes copied to shared memory, tensormap.replace.tile.box_dim.shared::cta there"
+               " (ordinal 1: 4 -> 3 rows), tensormap.cp_fenceproxy.global.shared::cta back to the global map"
+               " (the whole warp, .sync.aligned), then lane 0's copy through it")
+    out.append(">>> %s; @q tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [sm], 1, 3; bar.warp.sync 0xffffffff;"
+               " tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [tm], [sm], 128;"
+               " @!q bra ISA_END; fence.proxy.tensormap::generic.acquire.gpu [tm], 128;"
+               " mbarrier.init.shared::cta.b64 [m], 1; mbarrier.arrive.expect_tx.shared::cta.b64 t, [m], 96; %s;"
+               " ISA_WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, [m], 0; @!p bra ISA_WAIT;"
+               " ISA_END: bar.warp.sync 0xffffffff"
+               " :: <- q:pred s:sptr tm:tmap sm:sptr c0:s32 c1:s32 m:sptr ; shared 512 ; global 512 ; %s"
+               " ; regs t:b64 p:pred a[4]:b32" % (ld, op, clause))
+    for case in range(2):
+        g = bytes(R.getrandbits(8) for _ in range(512))
+        sm = bytearray(R.getrandbits(8) for _ in range(512))
+        c = (2, 5) if case == 0 else (9, 3)
+        got = tile_load(g, 0, dims, 64, (8, 3), (1, 1), 4, 0, c)
+        out.append("case coordinates %s" % ",".join(map(str, c)))
+        out.append("init global 0x0: " + wline(g))
+        out.append("init shared 0x0: " + wline(bytes(sm)))
+        for lane in range(32):
+            out.append("%d: %d 0x0 0x0 0x100 %d %d 0x180 ->" % (lane, int(lane == 0), c[0], c[1]))
+        out.append("expect shared 0x0: " + wline(got))
+        # The shared copy of the map (opaque bytes) and the mbarrier: not checked.
+        out.append("expect shared 0x100: " + " ".join(["*"] * 34))
+    # tensormap.cp_fenceproxy as a copy of 128 bytes (any bytes).
+    out.append("# tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.{cta,cluster,gpu,sys}"
+               ".sync.aligned: the 128 bytes at [src] copied to [dst] (the whole warp)")
+    for scope in ("cta", "cluster", "gpu", "sys"):
+        out.append(">>> tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.%s.sync.aligned"
+                   " [d], [s], 128 :: <- d:gptr s:sptr ; shared 256 ; global 256" % scope)
+        g = bytes(R.getrandbits(8) for _ in range(256))
+        sm = bytes(R.getrandbits(8) for _ in range(256))
+        so, do = 128 * R.randrange(2), 128 * R.randrange(2)
+        after = bytearray(g)
+        after[do:do + 128] = sm[so:so + 128]
+        out.append("case")
+        out.append("init global 0x0: " + wline(g))
+        out.append("init shared 0x0: " + wline(sm))
+        for lane in range(32):
+            out.append("%d: %s %s ->" % (lane, hex(do), hex(so)))
+        out.append("expect global 0x0: " + wline(bytes(after)))
+
+
+def gen_tensormap_table():
+    out = [".version 8.8", ".target sm_90a"]
+    gen_tensormap(out)
+    write("tensormap.isa", [
+        "Tensor-map edits (PTX ISA §9.7.9.26 tensormap.replace, §9.7.13.16 tensormap.cp_fenceproxy,",
+        "§9.7.13.4 fence.proxy.tensormap::generic): each rewritten field checked through a tile copy",
+        "that uses the map (its bytes are opaque); cp_fenceproxy's 128-byte copy. Values from",
+        "gen_tensor.py (its docstring gives the rules).",
+    ], out)
+
+
 if __name__ == "__main__":
     gen_tensor_modes()
+    gen_tensormap_table()
