@@ -541,6 +541,190 @@ def gen_tensormap_table():
     ], out)
 
 
+# ---------------------------------------------------------------------- multimem (§9.7.9.14)
+
+def f32_bits(x):
+    """The binary32 nearest x (ties to even)."""
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def f32_val(b):
+    return struct.unpack("<f", struct.pack("<I", b))[0]
+
+
+def f16_bits(x):
+    return struct.unpack("<H", struct.pack("<e", x))[0]
+
+
+def f16_val(b):
+    return struct.unpack("<e", struct.pack("<H", b))[0]
+
+
+def rand_f32():
+    """A float32 in ±[1/4, 1024): sums of two are exact in binary64, rounded once to f32."""
+    return f32_bits(R.choice((-1, 1)) * R.uniform(0.25, 1024))
+
+
+def rand_f16():
+    return f16_bits(R.choice((-1, 1)) * R.uniform(0.25, 512))
+
+
+def gen_multimem(out):
+    words = 64
+    # ld_reduce: the reduction over the one copy's value is that value.
+    forms = [
+        ("multimem.ld_reduce.relaxed.gpu.global.add.u32 d, [g]", "d:u32", 32, None),
+        ("multimem.ld_reduce.weak.global.min.s32 d, [g]", "d:s32", 32, None),
+        ("multimem.ld_reduce.acquire.sys.global.max.u64 d, [g]", "d:u64", 64, None),
+        ("multimem.ld_reduce.relaxed.cta.global.xor.b64 d, [g]", "d:b64", 64, None),
+        ("multimem.ld_reduce.relaxed.gpu.global.add.acc::f32.f16x2 d, [g]", "d:b32", 32, "f16x2"),
+        ("multimem.ld_reduce.weak.global.max.bf16x2 d, [g]", "d:b32", 32, None),
+        ("multimem.ld_reduce.relaxed.cluster.global.add.f32 d, [g]", "d:b32", 32, "f32"),
+        ("multimem.ld_reduce.relaxed.gpu.global.min.v4.f16x2 {d0, d1, d2, d3}, [g]",
+         "d0:b32 d1:b32 d2:b32 d3:b32", 128, "f16x2"),
+        ("multimem.ld_reduce.relaxed.gpu.global.add.v2.f32 {d0, d1}, [g]", "d0:b32 d1:b32", 64, "f32"),
+    ]
+    for op, outs, bits, fl in forms:
+        out.append("# %s: one device, one copy: the value at [g] (%d bits)" % (op.split(" ")[0], bits))
+        out.append(">>> %s :: %s <- g:gptr ; global %d" % (op, outs, 4 * words))
+        if fl == "f32":
+            img = [rand_f32() for _ in range(words)]
+        elif fl == "f16x2":
+            img = [rand_f16() | rand_f16() << 16 for _ in range(words)]
+        else:
+            img = [R.getrandbits(32) for _ in range(words)]
+        out.append("case")
+        out.append("init 0x0: " + " ".join(hx(v) for v in img))
+        step = bits // 32
+        slots = list(range(0, words, step))
+        R.shuffle(slots)
+        for lane in range(32):
+            w = slots[lane % len(slots)]
+            if bits == 64:
+                vals = [hx(img[w] | img[w + 1] << 32, 64)]
+            else:
+                vals = [hx(img[w + k]) for k in range(step)]
+            if "v2" in op or "v4" in op:
+                vals = [hx(img[w + k]) for k in range(step)]
+            out.append("%d: %s -> %s" % (lane, hex(4 * w), " ".join(vals)))
+    # st: a store of the one copy.
+    for op, ins, n in [("multimem.st.relaxed.gpu.global.b32 [g], v", "v:b32", 1),
+                       ("multimem.st.weak.global.v4.f32 [g], {v0, v1, v2, v3}", "v0:b32 v1:b32 v2:b32 v3:b32", 4),
+                       ("multimem.st.release.sys.global.b64 [g], v", "v:b64", 2)]:
+        out.append("# %s: the value stored to the one copy; lanes write distinct words" % op.split(" ")[0])
+        out.append(">>> %s :: <- g:gptr %s ; global %d" % (op, ins, 4 * 32 * n))
+        img = [R.getrandbits(32) for _ in range(32 * n)]
+        after = list(img)
+        out.append("case")
+        out.append("init 0x0: " + " ".join(hx(v) for v in img))
+        order = list(range(32))
+        R.shuffle(order)
+        for lane in range(32):
+            w = order[lane] * n
+            vals = [R.getrandbits(32) for _ in range(n)]
+            after[w:w + n] = vals
+            if n == 2:
+                shown = hx(vals[0] | vals[1] << 32, 64)
+            else:
+                shown = " ".join(hx(v) for v in vals)
+            out.append("%d: %s %s ->" % (lane, hex(4 * w), shown))
+        out.append("expect 0x0: " + " ".join(hx(v) for v in after))
+    # red: an atomic reduction into the one copy. Integer sums in any order; float adds to
+    # distinct words (each rounded once, to nearest even).
+    out.append("# multimem.red.relaxed.gpu.global.add.u32: 32 lanes add into 4 words; each word ends as its sum mod 2^32")
+    out.append(">>> multimem.red.relaxed.gpu.global.add.u32 [g], v :: <- g:gptr v:u32 ; global 16")
+    img = [R.getrandbits(32) for _ in range(4)]
+    after = list(img)
+    out.append("case")
+    out.append("init 0x0: " + " ".join(hx(v) for v in img))
+    for lane in range(32):
+        w, v = R.randrange(4), R.getrandbits(32)
+        after[w] = (after[w] + v) & 0xFFFFFFFF
+        out.append("%d: %s %s ->" % (lane, hex(4 * w), hx(v)))
+    out.append("expect 0x0: " + " ".join(hx(v) for v in after))
+    for op, kind in [("multimem.red.release.gpu.global.add.f32 [g], v", "f32"),
+                     ("multimem.red.relaxed.sys.global.add.f16x2 [g], v", "f16x2"),
+                     ("multimem.red.relaxed.gpu.global.add.v4.f32 [g], {v0, v1, v2, v3}", "v4")]:
+        n = 4 if kind == "v4" else 1
+        ins = "v0:b32 v1:b32 v2:b32 v3:b32" if n == 4 else "v:b32"
+        out.append("# %s: each lane's word(s) := old + v, rounded to nearest even (one rounding)" % op.split(" ")[0])
+        out.append(">>> %s :: <- g:gptr %s ; global %d" % (op, ins, 4 * 32 * n))
+        if kind == "f16x2":
+            img = [rand_f16() | rand_f16() << 16 for _ in range(32)]
+        else:
+            img = [rand_f32() for _ in range(32 * n)]
+        after = list(img)
+        out.append("case")
+        out.append("init 0x0: " + " ".join(hx(v) for v in img))
+        for lane in range(32):
+            w = lane * n
+            if kind == "f16x2":
+                v = rand_f16() | rand_f16() << 16
+                lo = f16_bits(f16_val(img[w] & 0xFFFF) + f16_val(v & 0xFFFF))
+                hi = f16_bits(f16_val(img[w] >> 16) + f16_val(v >> 16))
+                after[w] = lo | hi << 16
+                vals = [v]
+            else:
+                vals = [rand_f32() for _ in range(n)]
+                for k in range(n):
+                    after[w + k] = f32_bits(f32_val(img[w + k]) + f32_val(vals[k]))
+            out.append("%d: %s %s ->" % (lane, hex(4 * w), " ".join(hx(v) for v in vals)))
+        out.append("expect 0x0: " + " ".join(hx(v) for v in after))
+
+
+# ------------------------------------------------------- clusterlaunchcontrol (§9.7.13.17)
+
+def gen_clc(out):
+    out.append(".version 8.8")
+    out.append(".target sm_100")
+    wait = ("ISA_WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, [m], 0; @!p bra ISA_WAIT;"
+            " ld.shared.b128 q, [r]; clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 c, q")
+    out.append("# clusterlaunchcontrol.try_cancel in a grid of one CTA: no CTA is left to cancel, so the"
+               " request fails; the 16-byte response arrives (complete-tx 16) and query_cancel.is_canceled is"
+               " false; every byte outside the response and the mbarrier stays")
+    out.append(">>> mbarrier.init.shared::cta.b64 [m], 1; mbarrier.arrive.expect_tx.shared::cta.b64 t, [m], 16;"
+               " clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [r], [m]; %s"
+               " :: p:pred c:pred <- r:sptr m:sptr ; shared 64 ; regs t:b64 q:b128" % wait)
+    out.append("case")
+    sm = [R.getrandbits(32) for _ in range(16)]
+    out.append("init 0x0: " + " ".join(hx(v) for v in sm))
+    out.append("0: 0x10 0x30 -> 1 0")
+    out.append("expect 0x0: " + " ".join(hx(v) for v in sm[:4]) + " * * * * " +
+               " ".join(hx(v) for v in sm[8:12]) + " * *")
+    # The multicast form in a cluster of two: rank 0's lane 0 asks; both ranks' mbarriers get the
+    # response and its 16 bytes (every lane of both CTAs takes part in the cluster barrier).
+    out.append(".target sm_100a")  # ptxas: .multicast::cluster::all is sm_100a's
+    out.append("# clusterlaunchcontrol.try_cancel ... .multicast::cluster::all in a grid of one 2-CTA cluster:"
+               " rank 0 asks, the response (not canceled) and its complete-tx reach both CTAs")
+    out.append(">>> @a mbarrier.init.shared::cta.b64 [m], 1; @a mbarrier.arrive.expect_tx.shared::cta.b64 t, [m], 16;"
+               " fence.mbarrier_init.release.cluster; barrier.cluster.arrive; barrier.cluster.wait;"
+               " @q0 clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes"
+               ".multicast::cluster::all.b128 [r], [m]; %s"
+               " :: p:pred c:pred <- a:pred q0:pred r:sptr m:sptr ; shared 64 ; cluster 2 ; regs t:b64 q:b128"
+               % wait)
+    out.append("case")
+    for rank in range(2):
+        sm = [R.getrandbits(32) for _ in range(16)]
+        out.append("init rank %d 0x0: " % rank + " ".join(hx(v) for v in sm))
+        for lane in range(32):
+            out.append("%d.%d: %d %d 0x10 0x30 -> 1 0" % (rank, lane, int(lane == 0), int(rank == 0 and lane == 0)))
+        out.append("expect rank %d 0x0: " % rank + " ".join(hx(v) for v in sm[:4]) + " * * * * " +
+                   " ".join(hx(v) for v in sm[8:12]) + " * *")
+
+
+def gen_multimem_table():
+    out = [".version 8.8", ".target sm_90"]
+    gen_multimem(out)
+    gen_clc(out)
+    write("multimem.isa", [
+        "Multimem accesses (PTX ISA §9.7.9.14 multimem.ld_reduce, multimem.st, multimem.red) with one",
+        "device (every multimem address bound to one copy: a load, a store, an atomic reduction), and",
+        "cluster launch control (§9.7.13.17 clusterlaunchcontrol.try_cancel/query_cancel) where no CTA",
+        "is left to cancel. Values from gen_tensor.py (its docstring gives the rules).",
+    ], out)
+
+
 if __name__ == "__main__":
     gen_tensor_modes()
     gen_tensormap_table()
+    gen_multimem_table()
