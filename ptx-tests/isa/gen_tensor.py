@@ -456,7 +456,9 @@ def gen_tensormap(out):
          (dims, 64, (8, 8), (1, 1), 4, 1, 0)),
     ]
     gbytes = 1024
-    for what, stmt, rank, coords, (ndims, rs, nbox, estr, nes, swz, base) in rows:
+    scopes = ["cta", "cluster", "gpu", "sys"]
+    for num, (what, stmt, rank, coords, (ndims, rs, nbox, estr, nes, swz, base)) in enumerate(rows):
+        sc = scopes[num % 4]
         nrows = -(-nbox[1] // estr[1]) if len(nbox) > 1 else 1
         box_bytes = nbox[0] * nrows * nes
         shared = 512 + 128
@@ -464,13 +466,14 @@ def gen_tensormap(out):
         ins = " ".join("c%d:s32" % d for d in range(rank))
         op = ("cp.async.bulk.tensor.%dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes [s], [tm, {%s}], [m]"
               % (rank, cs))
-        out.append("# tensormap.replace.tile.%s; then fence.proxy.tensormap::generic release and acquire and"
-                   " a copy through the map; mbarrier words '*'" % what)
-        out.append(">>> %s; fence.proxy.tensormap::generic.release.gpu; fence.proxy.tensormap::generic.acquire.gpu"
-                   " [tm], 128; mbarrier.init.shared::cta.b64 [m], 1; mbarrier.arrive.expect_tx.shared::cta.b64 t,"
-                   " [m], %d; %s; ISA_WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, [m], 0; @!p bra ISA_WAIT"
+        out.append("# tensormap.replace.tile.%s; then fence.proxy.tensormap::generic release and acquire (.%s),"
+                   " prefetch.tensormap (a hint) and a copy through the map; mbarrier words '*'" % (what, sc))
+        out.append(">>> %s; fence.proxy.tensormap::generic.release.%s; fence.proxy.tensormap::generic.acquire.%s"
+                   " [tm], 128; prefetch.tensormap [tm]; mbarrier.init.shared::cta.b64 [m], 1;"
+                   " mbarrier.arrive.expect_tx.shared::cta.b64 t, [m], %d; %s;"
+                   " ISA_WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, [m], 0; @!p bra ISA_WAIT"
                    " :: p:pred <- s:sptr tm:tmap ga:gptr %s m:sptr ; shared %d ; global %d ; %s ; regs t:b64"
-                   % (stmt, box_bytes, op, ins, shared, gbytes, clause))
+                   % (stmt, sc, sc, box_bytes, op, ins, shared, gbytes, clause))
         for case in range(2):
             g = bytes(R.getrandbits(8) for _ in range(gbytes))
             sm = bytearray(R.getrandbits(8) for _ in range(shared))
@@ -530,9 +533,51 @@ def gen_tensormap(out):
         out.append("expect global 0x0: " + wline(bytes(after)))
 
 
+def gen_tensormap_extra(out):
+    """fill_mode 1 (Table 33: NaN): out-of-bound f32 elements read as a NaN (testp.notanumber;
+    the NaN's bits are not given: those words '*'); in-bound ones are the tensor's."""
+    clause = "tensormap dims=16,8 box=8,2 swizzle=none elem=f32"
+    out.append("# tensormap.replace.tile.fill_mode 1 (NaN) on an f32 map: the box's out-of-bound elements"
+               " (column -1 and row 8) read as NaNs (testp.notanumber of the first and last), the others"
+               " the tensor's")
+    out.append(">>> tensormap.replace.tile.fill_mode.global.b1024.b32 [tm], 1; fence.proxy.tensormap::generic.release.gpu;"
+               " fence.proxy.tensormap::generic.acquire.gpu [tm], 128; mbarrier.init.shared::cta.b64 [m], 1;"
+               " mbarrier.arrive.expect_tx.shared::cta.b64 t, [m], 64; cp.async.bulk.tensor.2d.shared::cluster.global"
+               ".tile.mbarrier::complete_tx::bytes [s], [tm, {c0, c1}], [m];"
+               " ISA_WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, [m], 0; @!p bra ISA_WAIT;"
+               " ld.shared.f32 x, [s]; testp.notanumber.f32 n0, x; ld.shared.f32 x, [s+60]; testp.notanumber.f32 n1, x"
+               " :: p:pred n0:pred n1:pred <- s:sptr tm:tmap c0:s32 c1:s32 m:sptr ; shared 256 ; global 512 ; %s"
+               " ; regs t:b64 x:f32" % clause)
+    g = [rand_f32() for _ in range(128)]
+    sm = [R.getrandbits(32) for _ in range(64)]
+    c = (-1, 7)
+    exp = []
+    for j in range(2):
+        for i in range(8):
+            col, row = c[0] + i, c[1] + j
+            exp.append("*" if not (0 <= col < 16 and 0 <= row < 8) else hx(g[row * 16 + col]))
+    out.append("case coordinates -1,7")
+    out.append("init global 0x0: " + " ".join(hx(v) for v in g))
+    out.append("init shared 0x0: " + " ".join(hx(v) for v in sm))
+    out.append("0: 0x0 0x0 -1 7 0x80 -> 1 1 1")
+    out.append("expect shared 0x0: " + " ".join(exp))
+    out.append("expect shared 0x80: * *")
+    # Allocation classes (PTX ISA 9.5): .alloc_large makes tensormap.query.alloc_class_large
+    # true, .alloc_small false.
+    out.append(".version 9.5")
+    for cls, want in (("alloc_large", 1), ("alloc_small", 0)):
+        out.append("# tensormap.replace.tile.%s then tensormap.query.alloc_class_large: %d" % (cls, want))
+        out.append(">>> tensormap.replace.tile.%s.global.b1024 [tm]; tensormap.query.alloc_class_large.global.b1024 q, [tm]"
+                   " :: q:pred <- tm:tmap ; global 512 ; tensormap dims=16,8 box=8,2 swizzle=none elem=u32" % cls)
+        out.append("case")
+        out.append("init 0x0: " + " ".join(hx(R.getrandbits(32)) for _ in range(128)))
+        out.append("0: 0x0 -> %d" % want)
+
+
 def gen_tensormap_table():
     out = [".version 8.8", ".target sm_90a"]
     gen_tensormap(out)
+    gen_tensormap_extra(out)
     write("tensormap.isa", [
         "Tensor-map edits (PTX ISA §9.7.9.26 tensormap.replace, §9.7.13.16 tensormap.cp_fenceproxy,",
         "§9.7.13.4 fence.proxy.tensormap::generic): each rewritten field checked through a tile copy",
@@ -672,6 +717,47 @@ def gen_multimem(out):
         out.append("expect 0x0: " + " ".join(hx(v) for v in after))
 
 
+def gen_multimem_bulk(out):
+    """multimem.cp.async.bulk / multimem.cp.reduce.async.bulk (§9.7.9.25.4.4-5): the bulk copy
+    (reduction) from shared memory into the one copy; .cp_mask: bit i of the 16-bit byte mask
+    says whether byte i of each 16-byte chunk is copied."""
+    out.append(".version 9.1")
+    out.append(".target sm_100")
+    wait = "cp.async.bulk.commit_group; cp.async.bulk.wait_group 0"
+    forms = [
+        ("multimem.cp.async.bulk.global.shared::cta.bulk_group [g], [s], 64", 64, None, None),
+        ("multimem.cp.async.bulk.global.shared::cta.bulk_group.cp_mask [g], [s], 32, k", 32, None, "mask"),
+        ("multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [g], [s], 64", 64, "add32", None),
+        ("multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.xor.b64 [g], [s], 32", 32, "xor", None),
+    ]
+    for op, n, red, mask in forms:
+        out.append("# %s: the %d bytes at [s] %s the one copy at [g]" % (
+            op.split(" ")[0], n, "reduced into" if red else "copied to" + (" (bytes the mask names)" if mask else "")))
+        out.append(">>> %s; %s :: <- g:gptr s:sptr%s ; shared 128 ; global 128" % (op, wait, " k:u16" if mask else ""))
+        for _ in range(2):
+            g = bytearray(R.getrandbits(8) for _ in range(128))
+            sm = bytes(R.getrandbits(8) for _ in range(128))
+            go, so = 16 * R.randrange((128 - n) // 16 + 1), 16 * R.randrange((128 - n) // 16 + 1)
+            k = R.getrandbits(16)
+            after = bytearray(g)
+            if red == "add32":
+                for i in range(0, n, 4):
+                    v = (struct.unpack_from("<I", g, go + i)[0] + struct.unpack_from("<I", sm, so + i)[0]) & 0xFFFFFFFF
+                    struct.pack_into("<I", after, go + i, v)
+            elif red == "xor":
+                for i in range(n):
+                    after[go + i] = g[go + i] ^ sm[so + i]
+            else:
+                for i in range(n):
+                    if mask is None or k >> (i % 16) & 1:
+                        after[go + i] = sm[so + i]
+            out.append("case")
+            out.append("init global 0x0: " + wline(bytes(g)))
+            out.append("init shared 0x0: " + wline(sm))
+            out.append("0: %s %s%s ->" % (hex(go), hex(so), " %s" % hex(k) if mask else ""))
+            out.append("expect global 0x0: " + wline(bytes(after)))
+
+
 # ------------------------------------------------------- clusterlaunchcontrol (§9.7.13.17)
 
 def gen_clc(out):
@@ -715,6 +801,7 @@ def gen_clc(out):
 def gen_multimem_table():
     out = [".version 8.8", ".target sm_90"]
     gen_multimem(out)
+    gen_multimem_bulk(out)
     gen_clc(out)
     write("multimem.isa", [
         "Multimem accesses (PTX ISA §9.7.9.14 multimem.ld_reduce, multimem.st, multimem.red) with one",
