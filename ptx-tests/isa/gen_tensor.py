@@ -192,6 +192,40 @@ def gen_im2col(out):
             out.append("expect shared %s: * *" % hex(box_bytes))
 
 
+def gen_im2col_packed(out):
+    """A .b4x16 im2col load (§5.5.1.1.1: packed 4-bit elements copied as is): pixel p's 32
+    channels (16 bytes) at s + 16p, element i of a row at bit 4i (lower elements in lower bits)."""
+    dims, lower, upper, ch, pixels = (64, 5, 2), (-1,), (0,), 32, 7
+    gbytes = 64 * 5 * 2 // 2
+    box_bytes = pixels * ch // 2
+    shared = box_bytes + 128
+    clause = "tensormap dims=64,5,2 mode=im2col lower=-1 upper=0 channels=32 pixels=7 swizzle=none elem=b4x16"
+    op = ("cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes"
+          " [s], [tm, {c0, c1, c2}], [m], {o0}")
+    out.append("# cp.async.bulk.tensor.3d .im2col load of packed .b4x16 elements: 7 pixels of 32 four-bit"
+               " channels (16 bytes each) of a 64x5x2 tensor, corners -1 / 0; mbarrier words '*'")
+    out.append(load_header(op, box_bytes, "c0:s32 c1:s32 c2:s32", shared, gbytes, clause, " o0:u16"))
+    for c, o in (([0, -1, 0], 0), ([32, 3, 0], 1), ([0, 2, 1], 2)):
+        g = bytes(R.getrandbits(8) for _ in range(gbytes))
+        sm = bytearray(shared)
+        gv = int.from_bytes(g, "little")
+        out_bits = 0
+        k = 0
+        for n, base in im2col_pixels(dims, lower, upper, c, pixels):
+            for j in range(ch):
+                f = flat(dims, [c[0] + j, base[0] + o, n])
+                v = 0 if f is None else (gv >> (4 * f)) & 0xF
+                out_bits |= v << (4 * k)
+                k += 1
+        sm[:box_bytes] = out_bits.to_bytes(box_bytes, "little")
+        out.append("case coordinates %s, offset %d" % (",".join(map(str, c)), o))
+        out.append("init global 0x0: " + wline(g))
+        out.append("init shared 0x0: " + wline(bytes(R.getrandbits(8) for _ in range(shared))))
+        out.append("0: 0x0 0x0 %s %s %d -> 1" % (" ".join(map(str, c)), hex(box_bytes), o))
+        out.append("expect shared 0x0: " + wline(bytes(sm[:box_bytes])))
+        out.append("expect shared %s: * *" % hex(box_bytes))
+
+
 def gen_im2col_w(out):
     """.im2col::w (pixelsPerColumn pixels) and .im2col::w::128 (128) with wHalo 0."""
     groups = [  # (dims, lower W, upper W, channels, pixels, mode, swizzle, wOffsets)
@@ -224,7 +258,8 @@ def gen_im2col_w(out):
             g = bytes(R.getrandbits(8) for _ in range(gbytes))
             sm = bytearray(R.getrandbits(8) for _ in range(shared))
             lo, hi = lw + wo, dims[1] - 1 + uw + wo
-            c = [0] + [R.randint(lo - 1 if case == 2 else lo, hi)] + \
+            # W + wOffset lies in the shifted box (case 2: one left of it, which §5.5.5.1 allows).
+            c = [0] + [R.randint(lw - 1 if case == 2 else lw, hi - wo)] + \
                 [R.randrange(d) for d in dims[2:rank - 1]] + [R.randrange(dims[-1])]
             # The instruction's W is shifted by wOffset too (§5.5.5.4).
             w, n = c[1] + wo, c[-1]
@@ -385,6 +420,7 @@ def gen_prefetch(out):
 def gen_tensor_modes():
     out = [".version 8.8", ".target sm_100a"]
     gen_im2col(out)
+    gen_im2col_packed(out)
     gen_im2col_w(out)
     gen_four_rows(out)
     gen_prefetch(out)
