@@ -20,6 +20,10 @@ Every expected value is computed here from the PTX ISA text, independently of pt
   use wHalo = 0 (the halo pixels' positions are given by figures only);
 - .tile::gather4/.tile::scatter4 (§9.7.9.25.5.1): a 2D tensor, coordinates {col, r0..r3}:
   four rows of boxDim[0] elements from column col, one after another in shared memory;
+- .multicast::cluster (§9.7.9.25.5.1): the same copy into the same shared offset of each CTA
+  ctaMask names, complete-tx on the mbarrier at the same offset in each;
+- .b4x16 (§5.5.1.1.1): sixteen packed 4-bit elements copied as is (element i of a row at bit
+  4i, lower elements in lower bits, as the tcgen05 readers of these layouts take them);
 - cp.async.bulk.prefetch.tensor (§9.7.9.25.5.3): brings data to L2 only; no byte changes;
 - tensormap.replace (§9.7.9.26): rewrites one field of the map; each row checks the field
   through a copy that uses the rewritten map (the map's bytes are opaque): global_address
@@ -346,10 +350,9 @@ def gen_four_rows(out):
             out.append("0: 0x0 0x0 %d %s %s -> 1" % (col, " ".join(map(str, rows)), hex(box_bytes)))
             out.append("expect shared 0x0: " + wline(bytes(after[:box_bytes])))
             out.append("expect shared %s: * *" % hex(box_bytes))
-        if packed:
-            continue
-        # The reductions' types are the map's: .add/.min/.max take u32, not u16 (§9.7.9.25.5.2).
-        for red in (None, "add", "min", "max") if es == 4 else (None,):
+        # The reductions' types are the map's: .add/.min/.max take u32, not u16 or the packed
+        # sub-byte types (§9.7.9.25.5.2).
+        for red in (None, "add", "min", "max") if es == 4 and not packed else (None,):
             if red is None:
                 op = "cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group [tm, {c0, r0, r1, r2, r3}], [s]"
                 what = "store"
@@ -366,7 +369,7 @@ def gen_four_rows(out):
             for case in range(2):
                 g = bytearray(R.getrandbits(8) for _ in range(gbytes))
                 sm = bytearray(R.getrandbits(8) for _ in range(box_bytes))
-                col = R.randrange(-bw // 2, dims[0])
+                col = R.randrange(-1, dims[0] // 16) * 16 if packed else R.randrange(-bw // 2, dims[0])
                 if red is None:
                     rows = R.sample(range(-1, dims[1] + 1), 4)
                 else:
@@ -387,6 +390,38 @@ def gen_four_rows(out):
                 out.append("init shared 0x0: " + wline(bytes(sm)))
                 out.append("0: 0x0 0x0 %d %s ->" % (col, " ".join(map(str, rows))))
                 out.append("expect global 0x0: " + wline(bytes(after)))
+
+
+def gen_multicast(out):
+    """A .multicast::cluster tile load (§9.7.9.25.5.1): the same box into the same shared offset
+    of each CTA ctaMask names, complete-tx on the mbarrier at the same offset in each; rank 0
+    issues it (its map and tensor), both ranks wait."""
+    dims, box = (16, 6), (8, 4)
+    gbytes, box_bytes, shared = 16 * 6 * 4, 8 * 4 * 4, 256
+    clause = "tensormap dims=16,6 box=8,4 swizzle=none elem=u32"
+    out.append("# cp.async.bulk.tensor.2d tile load .multicast::cluster with ctaMask 0b11 in a 2-CTA cluster,"
+               " issued by rank 0: both ranks' shared memory get the box, both mbarriers its bytes")
+    out.append(">>> @a mbarrier.init.shared::cta.b64 [m], 1; @a mbarrier.arrive.expect_tx.shared::cta.b64 t, [m], %d;"
+               " fence.mbarrier_init.release.cluster; barrier.cluster.arrive; barrier.cluster.wait;"
+               " @q0 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+               " [s], [tm, {c0, c1}], [m], k; ISA_WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, [m], 0;"
+               " @!p bra ISA_WAIT :: p:pred <- a:pred q0:pred s:sptr tm:tmap c0:s32 c1:s32 m:sptr k:u16"
+               " ; shared %d ; global %d ; cluster 2 ; %s ; regs t:b64" % (box_bytes, shared, gbytes, clause))
+    for c in ((3, 1), (12, -2)):
+        g = bytes(R.getrandbits(8) for _ in range(gbytes))
+        got = tile_load(g, 0, dims, 64, box, (1, 1), 4, 0, c)
+        out.append("case coordinates %d,%d" % c)
+        for rank in range(2):
+            gi = g if rank == 0 else bytes(R.getrandbits(8) for _ in range(gbytes))
+            out.append("init rank %d global 0x0: %s" % (rank, wline(gi)))
+            out.append("init rank %d shared 0x0: %s" % (rank, wline(bytes(R.getrandbits(8) for _ in range(shared)))))
+        for rank in range(2):
+            for lane in range(32):
+                out.append("%d.%d: %d %d 0x0 0x0 %d %d 0x80 0x3 -> 1" % (
+                    rank, lane, int(lane == 0), int(rank == 0 and lane == 0), c[0], c[1]))
+        for rank in range(2):
+            out.append("expect rank %d shared 0x0: %s" % (rank, wline(got)))
+            out.append("expect rank %d shared 0x80: * *" % rank)
 
 
 def gen_prefetch(out):
@@ -423,14 +458,16 @@ def gen_tensor_modes():
     gen_im2col_packed(out)
     gen_im2col_w(out)
     gen_four_rows(out)
+    gen_multicast(out)
     gen_prefetch(out)
     write("tensor_modes.isa", [
         "Tensor-map copies in their other modes (PTX ISA §9.7.9.25.5.1 cp.async.bulk.tensor, §9.7.9.25.5.2",
         "cp.reduce.async.bulk.tensor, §9.7.9.25.5.3 cp.async.bulk.prefetch.tensor; §5.5.4-5.5.5): .im2col",
         "loads (3d-5d, im2col offsets, pixels wrapping through the bounding box into the next N),",
-        ".im2col::w and .im2col::w::128 loads (wHalo 0, wOffset 0/1), .tile::gather4 loads (u32, u16",
-        "and the packed .b4x16) and .tile::scatter4 stores and .add/.min/.max reductions, and the",
-        "prefetch forms (no byte changes). Values from gen_tensor.py (its docstring gives the rules).",
+        ".im2col::w and .im2col::w::128 loads (wHalo 0, wOffset 0/1), .tile::gather4 loads and",
+        ".tile::scatter4 stores (u32, u16 and the packed .b4x16) and .add/.min/.max reductions, a",
+        ".multicast::cluster tile load in a 2-CTA cluster, and the prefetch forms (no byte changes).",
+        "Values from gen_tensor.py (its docstring gives the rules).",
     ], out)
 
 
