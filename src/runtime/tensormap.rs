@@ -908,6 +908,13 @@ impl TensorMap {
         for i in 0..4 {
             m.strides[i] = u64_at(48 + 8 * i);
         }
+        // The dimensions past the rank are none: a map whose rank `tensormap.replace.rank`
+        // lowered keeps the old sizes in their fields, which a copy must not walk.
+        for i in rank as usize..5 {
+            m.dims[i] = 1;
+            m.box_dims[i] = 1;
+            m.element_strides[i] = 1;
+        }
         if b[18] != 0 {
             let i16_at = |o: usize| i16::from_le_bytes([b[o], b[o + 1]]) as i32;
             let u16_at = |o: usize| u16::from_le_bytes([b[o], b[o + 1]]) as u32;

@@ -41,7 +41,7 @@
 //! The header is a scalar one (outputs, inputs, no tolerance) with optional clauses: `; shared N`
 //! and `; global N`, an N-byte memory image per case (a `.shared` array of the CTA, a global
 //! buffer; one of each at most), and `; regs a[8]:b32 q:u64`, scratch registers the PTX uses
-//! (`a0`…`a7`, `q`), declared but neither loaded nor stored. Each `case` line starts a case; its lane rows `L: inputs -> outputs` (L = 0..31,
+//! (`a0`…`a7`, `q`), declared but neither loaded nor stored (these may also be `b128`). Each `case` line starts a case; its lane rows `L: inputs -> outputs` (L = 0..31,
 //! increasing) give a lane's inputs and expected outputs. A lane without a row does not execute
 //! the PTX (it branches around it: partial member masks, `activemask`), and its outputs are not
 //! checked. Input type `sptr` is a `.u32` offset into the case's `.shared` image (the register
@@ -66,11 +66,17 @@
 //! PTX may read and write other ranks' shared memory (`mapa`, `.shared::cluster`).
 //!
 //! A clause `; tensormap dims=D0,D1,… box=B0,B1,… swizzle=none|32|64|128 elem=u8|u16|u32|s32|
-//! u64|f16|f32` describes the case's global image as a packed row-major tensor (dimension 0
+//! u64|s64|f16|f32|f64|bf16|b4x16` (b4x16: the packed 4-bit type, `CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B`) describes the case's global image as a packed row-major tensor (dimension 0
 //! innermost; the image must hold it) for `cp.async.bulk.tensor` and its kin: the harness
 //! encodes each case's 128-byte map with the host API's `cuTensorMapEncodeTiled`, and an input
 //! of type `tmap` holds the map's global address (its value: an offset added to it, normally
-//! 0). The `.shared` image is then 1024-byte aligned (the swizzle patterns' period).
+//! 0). The `.shared` image is then 1024-byte aligned (the swizzle patterns' period). Optional
+//! fields: `estride=E0,E1,…` (traversal strides, default 1) and `mode=im2col|w|w128` with
+//! `lower=…`, `upper=…` (pixel-box corners of the spatial dimensions W, H, D; W's alone in the
+//! W-only modes), `channels=N` and `pixels=N` instead of `box=`: the map is then encoded by
+//! `cuTensorMapEncodeIm2col` (`im2col`) or `cuTensorMapEncodeIm2colWide` in its W or W128 mode
+//! (`w`, `w128`). The map's 128 bytes are never compared (they are opaque: `tensormap.replace`
+//! rows check a rewritten map through a copy that uses it).
 
 use ptxjit::host::{Context, Engine, KernelArg, LaunchDims};
 
@@ -125,6 +131,7 @@ impl Ty {
             "b16" => Ty::B(16),
             "b32" => Ty::B(32),
             "b64" => Ty::B(64),
+            "b128" => Ty::B(128),
             "s8" => Ty::S(8),
             "s16" => Ty::S(16),
             "s32" => Ty::S(32),
@@ -156,7 +163,7 @@ impl Ty {
         }
     }
     fn mask(self) -> u64 {
-        if self.bits() == 64 {
+        if self.bits() >= 64 {
             u64::MAX
         } else {
             (1u64 << self.bits()) - 1
@@ -176,6 +183,7 @@ impl Ty {
             Ty::S(_) => ("s64", "s64"),
             Ty::B(16) => ("b16", "u16"),
             Ty::B(32) => ("b32", "u32"),
+            Ty::B(128) => ("b128", "b128"),
             Ty::B(_) => ("b64", "u64"),
             Ty::F16 | Ty::Bf16 => ("b16", "b16"),
             Ty::F16x2 | Ty::Bf16x2 => ("b32", "b32"),
@@ -331,6 +339,11 @@ fn parse_sig(s: &str) -> Result<Vec<(String, Ty)>, String> {
                 .split_once(':')
                 .ok_or_else(|| format!("'{t}' needs name:type"))?;
             let ty = Ty::parse(ty).ok_or_else(|| format!("unknown type '{ty}'"))?;
+            if ty == Ty::B(128) {
+                return Err(format!(
+                    "'{t}': b128 is for scratch registers ('; regs') only"
+                ));
+            }
             Ok((n.to_string(), ty))
         })
         .collect()
