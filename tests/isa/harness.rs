@@ -79,6 +79,8 @@ pub const ENGINES: &[Engine] = &[Engine::Jit, Engine::Interp];
 
 #[path = "cluster.rs"]
 mod cluster;
+#[path = "texture.rs"]
+mod texture;
 #[path = "tma.rs"]
 mod tma;
 
@@ -112,6 +114,9 @@ pub enum Ty {
     /// A warp group's `.u64` offset into the case's tensor map (`; tensormap`); the register
     /// holds the map's global address plus it.
     TMap,
+    /// A warp group's `.u64` texture, sampler or surface handle: the value k names the
+    /// header's k-th object clause ([`crate::texture`]), the register holds its handle.
+    Obj,
 }
 
 impl Ty {
@@ -140,6 +145,7 @@ impl Ty {
             "gptr" => Ty::GPtr,
             "sdesc" => Ty::SDesc,
             "tmap" => Ty::TMap,
+            "obj" => Ty::Obj,
             _ => return None,
         })
     }
@@ -147,7 +153,7 @@ impl Ty {
         match self {
             Ty::U(b) | Ty::S(b) | Ty::B(b) => b,
             Ty::SPtr => 32,
-            Ty::GPtr | Ty::SDesc | Ty::TMap => 64,
+            Ty::GPtr | Ty::SDesc | Ty::TMap | Ty::Obj => 64,
             Ty::B8 => 8,
             Ty::F16 | Ty::Bf16 => 16,
             Ty::F16x2 | Ty::Bf16x2 | Ty::F32 => 32,
@@ -183,7 +189,7 @@ impl Ty {
             Ty::F64 => ("f64", "f64"),
             Ty::Pred => ("pred", "u8"),
             Ty::SPtr => ("u32", "u32"),
-            Ty::GPtr | Ty::TMap => ("u64", "u64"),
+            Ty::GPtr | Ty::TMap | Ty::Obj => ("u64", "u64"),
             Ty::SDesc => ("b64", "u64"),
         }
     }
@@ -281,7 +287,7 @@ pub fn parse_value(s: &str, ty: Ty) -> Option<Expect> {
         _ => {}
     }
     match ty {
-        Ty::U(_) | Ty::S(_) | Ty::B8 | Ty::B(_) | Ty::SPtr | Ty::GPtr | Ty::TMap => {
+        Ty::U(_) | Ty::S(_) | Ty::B8 | Ty::B(_) | Ty::SPtr | Ty::GPtr | Ty::TMap | Ty::Obj => {
             parse_int(s).map(|v| Expect::Bits(v & ty.mask()))
         }
         Ty::Pred => match s {
@@ -865,6 +871,8 @@ pub struct WarpGroup {
     pub target: String,
     /// Warps in each case's CTA (`; warps N`, default 1); lane rows are numbered 0..32·N.
     pub warps: usize,
+    /// Textures, samplers and surfaces over each case's global image (`; texture …`).
+    pub objects: Vec<texture::ObjSpec>,
 }
 
 fn parse_warp_header(
@@ -883,7 +891,12 @@ fn parse_warp_header(
     let mut warps = 1;
     let mut cluster = 1;
     let mut tensormap = None;
+    let mut objects = vec![];
     for m in clauses.map(str::trim) {
+        if let Some(o) = texture::clause(m, line)? {
+            objects.push(o);
+            continue;
+        }
         if let Some(n) = crate::warpgroup::warps_clause(m, line)? {
             warps = n;
             continue;
@@ -951,6 +964,7 @@ fn parse_warp_header(
             Ty::SPtr | Ty::SDesc => shared == 0,
             Ty::GPtr => global == 0,
             Ty::TMap => tensormap.is_none(),
+            Ty::Obj => objects.is_empty(),
             _ => false,
         };
         if missing {
@@ -967,6 +981,7 @@ fn parse_warp_header(
             ));
         }
     }
+    texture::check(&objects, global, line)?;
     Ok(WarpGroup {
         ptx: ptx.trim().to_string(),
         outs,
@@ -981,6 +996,7 @@ fn parse_warp_header(
         version: version.to_string(),
         target: target.to_string(),
         warps,
+        objects,
     })
 }
 
@@ -1150,6 +1166,7 @@ pub fn warp_kernel_ptx(w: &WarpGroup) -> String {
         };
         s += &format!(".shared .align {align} .b8 isa_smem[{}];\n", w.shared);
     }
+    s += &texture::declarations(&w.objects);
     s += ".visible .entry isa_warp(.param .u64 pin, .param .u64 pout, .param .u64 pmem)\n{\n\
          .reg .pred %isa_p, %isa_skip;\n.reg .u16 %isa_h;\n\
          .reg .u32 %isa_lane, %isa_row, %isa_i, %isa_w, %isa_s, %isa_t;\n\
@@ -1327,6 +1344,32 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
         }
     }
     ctx.copy_htod(dmem, &memb).map_err(|e| e.to_string())?;
+    if !w.objects.is_empty() {
+        // Each case's objects over its global image; `obj` inputs get their handles.
+        let images: Vec<u64> = (0..w.cases.len())
+            .map(|c| dmem.0 + (c * bytes + w.image_base(Space::Global)) as u64)
+            .collect();
+        let objs: Vec<usize> = (0..w.ins.len())
+            .filter(|&k| w.ins[k].1 == Ty::Obj)
+            .collect();
+        let rows: Vec<Vec<Option<usize>>> = w
+            .cases
+            .iter()
+            .enumerate()
+            .map(|(c, case)| {
+                (0..case.lanes.len())
+                    .map(|l| {
+                        case.lanes[l]
+                            .as_ref()
+                            .map(|_| (c * case.lanes.len() + l) * ni * 8 + 8)
+                    })
+                    .collect()
+            })
+            .collect();
+        texture::bind(&mut ctx, &m, &w.objects, &images, &objs, &rows, &mut inb)
+            .map_err(|e| format!("table line {}: {e}", w.line))?;
+        ctx.copy_htod(din, &inb).map_err(|e| e.to_string())?;
+    }
     let dims = LaunchDims {
         grid: [n as u32, 1, 1],
         block: [lanes as u32, 1, 1],
