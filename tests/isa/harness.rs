@@ -71,6 +71,13 @@
 //! encodes each case's 128-byte map with the host API's `cuTensorMapEncodeTiled`, and an input
 //! of type `tmap` holds the map's global address (its value: an offset added to it, normally
 //! 0). The `.shared` image is then 1024-byte aligned (the swizzle patterns' period).
+//!
+//! Clauses `; texture NAME kind=… fmt=… size=… …`, `; surface NAME …` and `; sampler NAME …`
+//! (`tests/isa/texture.rs`, which lists the keys) make a texture, surface or sampler object for
+//! each case with the host API, its texels the case's global image (from offset `at=`); an
+//! input of type `obj` with value k holds the handle of the header's k-th such clause. With
+//! `ref` the clause is a module variable NAME (`.texref`, `.surfref`, `.samplerref`) bound
+//! before the launch, which the PTX names; such a group has one case.
 
 use ptxjit::host::{Context, Engine, KernelArg, LaunchDims};
 
