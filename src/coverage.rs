@@ -316,7 +316,8 @@ pub const ISA: &[Instr] = isa! {
     "suld" "9.7.11.1" ".b and .p, 1d/2d/3d/a1d/a2d, .trap/.clamp/.zero" [
         "suld.b.1d.b32.trap {%r1}, [%rd1, {%r2}]", "suld.b.2d.v4.b8.zero {%h1, %h2, %h3, %h4}, [%rd1, {%r1, %r2}]"]
     "sust" "9.7.11.2" ".b and .p, 1d/2d/3d/a1d/a2d, .trap/.clamp/.zero" ["sust.b.3d.v2.b32.clamp [%rd1, {%r1, %r2, %r3, %r4}], {%r5, %r1}"]
-    "sured" "9.7.11.3" ".add/.min/.max/.and/.or on 32- and 64-bit integers" ["sured.b.add.2d.u32.trap [%rd1, {%r1, %r2}], %r3"]
+    "sured" "9.7.11.3" ".b: .add/.min/.max/.and/.or on 32- and 64-bit integers; .p: .b32 (signedness by the surface format), .b64 .min/.max" [
+        "sured.b.add.2d.u32.trap [%rd1, {%r1, %r2}], %r3", "sured.p.min.1d.b32.zero [%rd1, {%r1}], %r3"]
     "suq" "9.7.11.4" "every attribute" ["suq.width.b32 %r1, [%rd1]"]
     "bra" "9.7.12.3" "uniform and divergent" ["bra $L", "@%p1 bra $L"]
     "brx.idx" "9.7.12.4" "with a .branchtargets list" ["brx.idx %r1, $T"]

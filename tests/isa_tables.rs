@@ -49,6 +49,9 @@ fn main() {
     trials.push(Trial::test("harness/warp_table_errors", || {
         warp_table_errors().map_err(Into::into)
     }));
+    trials.push(Trial::test("harness/texture_objects", || {
+        texture_objects().map_err(Into::into)
+    }));
     libtest_mimic::run(&args, trials).exit();
 }
 
@@ -233,6 +236,38 @@ fn warp_table_errors() -> Result<(), String> {
             ">>> activemask.b32 d :: d:b32 <- t:tmap ; global 64\ncase\n",
             "line 1: 't' points into memory the header does not declare",
         ),
+        (
+            ">>> txq.width.b32 d, [t] :: d:b32 <- t:obj ; global 64\ncase\n",
+            "line 1: 't' points into memory the header does not declare",
+        ),
+        (
+            ">>> txq.width.b32 d, [t] :: d:b32 <- t:obj ; global 64 ; texture t kind=2d fmt=f32x4 size=3x2\ncase\n",
+            "line 1: texture 't' needs 96 bytes of the global image, which has 64",
+        ),
+        (
+            ">>> txq.width.b32 d, [t] :: d:b32 <- t:obj ; global 64 ; texture t kind=2d fmt=f32x4 size=2x2 at=16\ncase\n",
+            "line 1: texture 't' needs 80 bytes of the global image, which has 64",
+        ),
+        (
+            ">>> txq.width.b32 d, [t] :: d:b32 <- t:obj ; global 64 ; texture t kind=4d fmt=f32x4 size=2\ncase\n",
+            "line 1: kind '4d'",
+        ),
+        (
+            ">>> txq.width.b32 d, [t] :: d:b32 <- t:obj ; global 64 ; texture t kind=2d fmt=f32x3 size=2x2\ncase\n",
+            "line 1: 3 channels",
+        ),
+        (
+            ">>> suq.width.b32 d, [t] :: d:b32 <- t:obj ; global 64 ; surface t kind=1d fmt=u8x1 size=4 filter=linear\ncase\n",
+            "line 1: a surface has no sampler state ('filter')",
+        ),
+        (
+            ">>> txq.width.b32 d, [t] :: d:b32 <- t:obj ; sampler t size=4\ncase\n",
+            "line 1: a sampler has no resource ('size')",
+        ),
+        (
+            ">>> txq.width.b32 d, [t] :: d:b32 <- t:obj ; global 64 ; texture kind=1d fmt=u8x1 size=4\ncase\n",
+            "line 1: an object clause starts with its name",
+        ),
     ];
     for (text, want) in cases {
         match harness::parse_file(text) {
@@ -242,4 +277,50 @@ fn warp_table_errors() -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Texture clauses: each case gets its own objects over its own image (a wrong texel is
+/// reported per case and engine), `obj` values name the clauses in order, and a group with a
+/// module variable (`ref`) has one case.
+fn texture_objects() -> Result<(), String> {
+    let table = "\
+>>> tex.1d.v4.u32.s32 {r, g, b, a}, [t, {x}]; txq.width.b32 w, [t] :: r:u32 g:u32 b:u32 a:u32 w:b32 <- t:obj x:s32 ; global 128 ; texture t0 kind=1d fmt=u32x1 size=4 ; texture t1 kind=1d fmt=u32x1 size=2 at=16
+case
+init global 0x0: 10 11 12 13 20 21
+0: 0 2 -> 12 0 0 1 4
+1: 1 1 -> 21 0 0 1 2
+case
+init global 0x0: 30 31 32 33 40 41
+0: 0 3 -> 33 0 0 1 4
+1: 1 5 -> 41 0 0 1 2
+";
+    let t = harness::parse_file(table)?;
+    harness::run_warp_groups(&t.warps)?;
+    let t = harness::parse_file(&table.replace("1: 1 5 -> 41", "1: 1 5 -> 40"))?;
+    let e = harness::run_warp_groups(&t.warps).err().unwrap_or_default();
+    let want = "line 9 (case of line 6, lane 1): r = 0x29 (expected 0x28)";
+    if e.matches(want).count() != harness::ENGINES.len() {
+        return Err(format!("'{want}' not reported once per engine:\n{e}"));
+    }
+    let t = harness::parse_file(&table.replace("0: 0 3", "0: 2 3"))?;
+    let e = harness::run_warp_groups(&t.warps).err().unwrap_or_default();
+    if !e.contains("obj input 2: the header has 2 object clauses") {
+        return Err(format!(
+            "an obj value past the clauses was not refused:\n{e}"
+        ));
+    }
+    let by_name = "\
+>>> txq.width.b32 w, [tr] :: w:b32 <- ; global 64 ; texture tr kind=1d fmt=u8x1 size=5 ref
+case
+0: -> 5
+case
+0: -> 5
+";
+    let t = harness::parse_file(by_name)?;
+    let e = harness::run_warp_groups(&t.warps).err().unwrap_or_default();
+    if !e.contains("a group with a 'ref' object clause has exactly one case") {
+        return Err(format!("two cases of a 'ref' group were not refused:\n{e}"));
+    }
+    let t = harness::parse_file(&by_name[..by_name.len() - "case\n0: -> 5\n".len()])?;
+    harness::run_warp_groups(&t.warps)
 }

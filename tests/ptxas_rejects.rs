@@ -1338,6 +1338,10 @@ fn modifier_alternatives_ptxas_accepts_load() {
         "sured.b.and.2d.b32.trap [%rd1, {%r1, %r2}], %r3",
         "sured.b.or.2d.b32.trap [%rd1, {%r1, %r2}], %r3",
         "sured.b.min.1d.s32.clamp [%rd1, {%r1}], %r3",
+        // `sured.p`: .b32 with every operation, .b64 with .min/.max.
+        "sured.p.add.2d.b32.trap [%rd1, {%r1, %r2}], %r3",
+        "sured.p.or.2d.b32.zero [%rd1, {%r1, %r2}], %r3",
+        "sured.p.max.2d.b64.trap [%rd1, {%r1, %r2}], %rd2",
         // §9.7.11.4 `suq` and §9.7.10.5 `txq` queries.
         "suq.memory_layout.b32 %r1, [%rd1]",
         "suq.array_size.b32 %r1, [%rd1]",
@@ -1393,6 +1397,16 @@ fn modifier_alternatives_ptxas_accepts_load() {
         }
     }
     for (rejected, words) in [
+        // ptxas: "Unexpected instruction types specified for 'sured.p'".
+        (
+            "sured.p.add.2d.u32.trap [%rd1, {%r1, %r2}], %r3",
+            "sured.p elements are .b32 or .b64",
+        ),
+        // ptxas: "Incorrect type '.b64' for operation '.add' in instruction 'sured.p'".
+        (
+            "sured.p.add.2d.b64.trap [%rd1, {%r1, %r2}], %rd2",
+            "sured.p on .b64 is .min or .max",
+        ),
         // ptxas: "Illegal modifier '.ftz' for instruction 'setp'".
         (
             "setp.lt.ftz.s32 %p1, %r1, %r2",

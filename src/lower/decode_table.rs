@@ -1392,10 +1392,10 @@ pub(super) static ROWS: &[Row] = &[
         "cube", "g", "p", "r", "trap", "v2", "v4", "v8", "wb", "wrap", "wt", "zero",
     ]),
     // `.op` is `.add`, `.min`, `.max`, `.and` or `.or` (PTX ISA §9.7.11.3); ptxas 13.5 takes each
-    // (`sured.b.min.2d.u32`, `sured.b.and.2d.b32`).
+    // (`sured.b.min.2d.u32`, `sured.b.and.2d.b32`), and `sured.p` on `.b32` and `.b64`.
     row("sured", Any, "9.7.11.3", Effect(tex::sured)).mods(&[
         "1d", "2d", "2dms", "3d", "a", "a1d", "a2d", "a2dms", "acube", "add", "and", "b", "clamp",
-        "cube", "g", "max", "min", "or", "r", "trap", "wrap", "zero",
+        "cube", "g", "max", "min", "or", "p", "r", "trap", "wrap", "zero",
     ]),
     // The `.query` words of PTX ISA §9.7.11.4; ptxas 13.5 refuses the sampler and
     // texture-only ones (`suq.normalized_coords`: "Illegal query modifier for instruction

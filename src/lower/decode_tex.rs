@@ -783,6 +783,18 @@ pub(super) fn sured(b: &mut Builder, cx: &mut Cx) -> R {
     if !matches!(ty, Type::I32 | Type::I64) {
         return Err(cx.bad("sured elements are .u32, .s32, .b32, .u64, .s64 or .b64"));
     }
+    // `sured.p` takes `.b32` (every operation) and `.b64` (`.min`/`.max` only; PTX ISA
+    // §9.7.11.3), as ptxas 13.5 checks it; the surface's format gives the signedness at run
+    // time.
+    if formatted {
+        use ast::ScalarType::{B32, B64};
+        if !matches!(t, B32 | B64) {
+            return Err(cx.bad("sured.p elements are .b32 or .b64"));
+        }
+        if t == B64 && !matches!(op, AtomOp::Min(_) | AtomOp::Max(_)) {
+            return Err(cx.bad("sured.p on .b64 is .min or .max"));
+        }
+    }
     let br = cx.opnd(0)?.clone();
     let (h, s, c) = bracket(cx, &br)?;
     if s.is_some() {

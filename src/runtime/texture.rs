@@ -63,7 +63,7 @@
 use super::env::{self, CtaEnv, FaultKind};
 use super::initcheck::InitAccess;
 use super::memory::{DeviceMemory, DevicePtr};
-use crate::ir::{Space, TexAttr};
+use crate::ir::{AtomOp, Sign, Space, TexAttr};
 
 /// The high byte of every handle ptxjit gives out.
 const HANDLE_TAG: u64 = 0x7e << 56;
@@ -1703,11 +1703,26 @@ pub fn surf_reduce(
     env: &CtaEnv,
     h: u64,
     req: &SurfRequest,
-    op: crate::ir::AtomOp,
+    op: AtomOp,
     ty: crate::ir::Type,
     v: u64,
 ) -> Result<(), TexFault> {
     let r = table.surface(h).ok_or(TexFault::bad_handle(h))?;
+    // `sured.p` (PTX ISA §9.7.11.3): `.b32`/`.b64` data are signed on a surface of signed
+    // integers (SINT), unsigned otherwise.
+    let op = match (req.formatted, op) {
+        (true, AtomOp::Min(_) | AtomOp::Max(_)) => {
+            let sign = match r.desc.format.ty {
+                ChannelType::S8 | ChannelType::S16 | ChannelType::S32 => Sign::Signed,
+                _ => Sign::Unsigned,
+            };
+            match op {
+                AtomOp::Min(_) => AtomOp::Min(sign),
+                _ => AtomOp::Max(sign),
+            }
+        }
+        _ => op,
+    };
     let dims = req.geom.dims() as usize;
     let size = ty.bytes();
     let Some(addr) = surface_addr(

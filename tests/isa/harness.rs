@@ -77,6 +77,13 @@
 //! `cuTensorMapEncodeIm2col` (`im2col`) or `cuTensorMapEncodeIm2colWide` in its W or W128 mode
 //! (`w`, `w128`). The map's 128 bytes are never compared (they are opaque: `tensormap.replace`
 //! rows check a rewritten map through a copy that uses it).
+//!
+//! Clauses `; texture NAME kind=… fmt=… size=… …`, `; surface NAME …` and `; sampler NAME …`
+//! (`tests/isa/texture.rs`, which lists the keys) make a texture, surface or sampler object for
+//! each case with the host API, its texels the case's global image (from offset `at=`); an
+//! input of type `obj` with value k holds the handle of the header's k-th such clause. With
+//! `ref` the clause is a module variable NAME (`.texref`, `.surfref`, `.samplerref`) bound
+//! before the launch, which the PTX names; such a group has one case.
 
 use ptxjit::host::{Context, Engine, KernelArg, LaunchDims};
 
@@ -85,6 +92,8 @@ pub const ENGINES: &[Engine] = &[Engine::Jit, Engine::Interp];
 
 #[path = "cluster.rs"]
 mod cluster;
+#[path = "texture.rs"]
+mod texture;
 #[path = "tma.rs"]
 mod tma;
 
@@ -118,6 +127,9 @@ pub enum Ty {
     /// A warp group's `.u64` offset into the case's tensor map (`; tensormap`); the register
     /// holds the map's global address plus it.
     TMap,
+    /// A warp group's `.u64` texture, sampler or surface handle: the value k names the
+    /// header's k-th object clause ([`crate::texture`]), the register holds its handle.
+    Obj,
 }
 
 impl Ty {
@@ -147,6 +159,7 @@ impl Ty {
             "gptr" => Ty::GPtr,
             "sdesc" => Ty::SDesc,
             "tmap" => Ty::TMap,
+            "obj" => Ty::Obj,
             _ => return None,
         })
     }
@@ -154,7 +167,7 @@ impl Ty {
         match self {
             Ty::U(b) | Ty::S(b) | Ty::B(b) => b,
             Ty::SPtr => 32,
-            Ty::GPtr | Ty::SDesc | Ty::TMap => 64,
+            Ty::GPtr | Ty::SDesc | Ty::TMap | Ty::Obj => 64,
             Ty::B8 => 8,
             Ty::F16 | Ty::Bf16 => 16,
             Ty::F16x2 | Ty::Bf16x2 | Ty::F32 => 32,
@@ -191,7 +204,7 @@ impl Ty {
             Ty::F64 => ("f64", "f64"),
             Ty::Pred => ("pred", "u8"),
             Ty::SPtr => ("u32", "u32"),
-            Ty::GPtr | Ty::TMap => ("u64", "u64"),
+            Ty::GPtr | Ty::TMap | Ty::Obj => ("u64", "u64"),
             Ty::SDesc => ("b64", "u64"),
         }
     }
@@ -289,7 +302,7 @@ pub fn parse_value(s: &str, ty: Ty) -> Option<Expect> {
         _ => {}
     }
     match ty {
-        Ty::U(_) | Ty::S(_) | Ty::B8 | Ty::B(_) | Ty::SPtr | Ty::GPtr | Ty::TMap => {
+        Ty::U(_) | Ty::S(_) | Ty::B8 | Ty::B(_) | Ty::SPtr | Ty::GPtr | Ty::TMap | Ty::Obj => {
             parse_int(s).map(|v| Expect::Bits(v & ty.mask()))
         }
         Ty::Pred => match s {
@@ -878,6 +891,8 @@ pub struct WarpGroup {
     pub target: String,
     /// Warps in each case's CTA (`; warps N`, default 1); lane rows are numbered 0..32·N.
     pub warps: usize,
+    /// Textures, samplers and surfaces over each case's global image (`; texture …`).
+    pub objects: Vec<texture::ObjSpec>,
 }
 
 fn parse_warp_header(
@@ -896,7 +911,12 @@ fn parse_warp_header(
     let mut warps = 1;
     let mut cluster = 1;
     let mut tensormap = None;
+    let mut objects = vec![];
     for m in clauses.map(str::trim) {
+        if let Some(o) = texture::clause(m, line)? {
+            objects.push(o);
+            continue;
+        }
         if let Some(n) = crate::warpgroup::warps_clause(m, line)? {
             warps = n;
             continue;
@@ -964,6 +984,7 @@ fn parse_warp_header(
             Ty::SPtr | Ty::SDesc => shared == 0,
             Ty::GPtr => global == 0,
             Ty::TMap => tensormap.is_none(),
+            Ty::Obj => objects.is_empty(),
             _ => false,
         };
         if missing {
@@ -980,6 +1001,7 @@ fn parse_warp_header(
             ));
         }
     }
+    texture::check(&objects, global, line)?;
     Ok(WarpGroup {
         ptx: ptx.trim().to_string(),
         outs,
@@ -994,6 +1016,7 @@ fn parse_warp_header(
         version: version.to_string(),
         target: target.to_string(),
         warps,
+        objects,
     })
 }
 
@@ -1163,6 +1186,7 @@ pub fn warp_kernel_ptx(w: &WarpGroup) -> String {
         };
         s += &format!(".shared .align {align} .b8 isa_smem[{}];\n", w.shared);
     }
+    s += &texture::declarations(&w.objects);
     s += ".visible .entry isa_warp(.param .u64 pin, .param .u64 pout, .param .u64 pmem)\n{\n\
          .reg .pred %isa_p, %isa_skip;\n.reg .u16 %isa_h;\n\
          .reg .u32 %isa_lane, %isa_row, %isa_i, %isa_w, %isa_s, %isa_t;\n\
@@ -1340,6 +1364,32 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
         }
     }
     ctx.copy_htod(dmem, &memb).map_err(|e| e.to_string())?;
+    if !w.objects.is_empty() {
+        // Each case's objects over its global image; `obj` inputs get their handles.
+        let images: Vec<u64> = (0..w.cases.len())
+            .map(|c| dmem.0 + (c * bytes + w.image_base(Space::Global)) as u64)
+            .collect();
+        let objs: Vec<usize> = (0..w.ins.len())
+            .filter(|&k| w.ins[k].1 == Ty::Obj)
+            .collect();
+        let rows: Vec<Vec<Option<usize>>> = w
+            .cases
+            .iter()
+            .enumerate()
+            .map(|(c, case)| {
+                (0..case.lanes.len())
+                    .map(|l| {
+                        case.lanes[l]
+                            .as_ref()
+                            .map(|_| (c * case.lanes.len() + l) * ni * 8 + 8)
+                    })
+                    .collect()
+            })
+            .collect();
+        texture::bind(&mut ctx, &m, &w.objects, &images, &objs, &rows, &mut inb)
+            .map_err(|e| format!("table line {}: {e}", w.line))?;
+        ctx.copy_htod(din, &inb).map_err(|e| e.to_string())?;
+    }
     let dims = LaunchDims {
         grid: [n as u32, 1, 1],
         block: [lanes as u32, 1, 1],
