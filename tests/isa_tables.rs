@@ -46,6 +46,9 @@ fn main() {
     trials.push(Trial::test("harness/warp_mismatches_reported", || {
         warp_mismatches_reported().map_err(Into::into)
     }));
+    trials.push(Trial::test("harness/outcomes_checked", || {
+        outcomes_checked().map_err(Into::into)
+    }));
     trials.push(Trial::test("harness/warp_table_errors", || {
         warp_table_errors().map_err(Into::into)
     }));
@@ -230,6 +233,18 @@ fn warp_table_errors() -> Result<(), String> {
             "line 1: the tensor map's 128 bytes do not fit the global image",
         ),
         (
+            ">>> trap :: <- ; rejects trap\ncase\n0: ->\n",
+            "line 1: a 'rejects' group has no cases",
+        ),
+        (
+            ">>> trap :: <- ; fault\ncase\n0: ->\n",
+            "line 1: 'fault' needs the text the error must contain",
+        ),
+        (
+            ">>> call f :: <-\ncase\nfunc .func f() { ret; }\n",
+            "line 3: 'func' after a 'case'",
+        ),
+        (
             ">>> activemask.b32 d :: d:b32 <- t:tmap ; global 64\ncase\n",
             "line 1: 't' points into memory the header does not declare",
         ),
@@ -240,6 +255,54 @@ fn warp_table_errors() -> Result<(), String> {
             Err(e) if !e.contains(want) => return Err(format!("'{e}' lacks '{want}'")),
             Err(_) => {}
         }
+    }
+    Ok(())
+}
+
+/// `; fault`, `; rejects` and `func` lines: a group whose launch completes where a fault was
+/// expected fails, as does a fault with another report, a module that loads where a rejection
+/// was expected, and a rejection with another message; a called `func` runs.
+fn outcomes_checked() -> Result<(), String> {
+    let must_fail = [
+        (
+            ">>> @p trap :: <- p:pred ; fault trap\ncase\n0: 0 ->\n",
+            "the launch completed; expected a fault containing 'trap'",
+        ),
+        (
+            ">>> @p trap :: <- p:pred ; fault out of bounds\ncase\n0: 1 ->\n",
+            "lacks 'out of bounds'",
+        ),
+        (
+            ">>> setmaxnreg.inc.sync.aligned.u32 32 :: <- ; warps 4 ; rejects multiple of 8\n",
+            "loaded; expected an error containing 'multiple of 8'",
+        ),
+        (
+            ">>> setmaxnreg.inc.sync.aligned.u32 20 :: <- ; warps 4 ; rejects no such text\n",
+            "lacks 'no such text'",
+        ),
+    ];
+    for (text, want) in must_fail {
+        let text = format!(".target sm_90a\n{text}");
+        let t = harness::parse_file(&text)?;
+        match harness::run_warp_groups(&t.warps) {
+            Ok(()) => return Err(format!("passed:\n{text}")),
+            Err(e) if e.matches(want).count() != harness::ENGINES.len() => {
+                return Err(format!("'{want}' not reported once per engine:\n{e}"))
+            }
+            Err(_) => {}
+        }
+    }
+    let call = "\
+>>> call (d), isa_f, (a) :: d:u32 <- a:u32
+func .func (.param .u32 r) isa_f(.param .u32 x) { .reg .u32 %t; ld.param.u32 %t, [x]; add.u32 %t, %t, 5; st.param.u32 [r], %t; ret; }
+case
+0: 1 -> 6
+";
+    let t = harness::parse_file(call)?;
+    harness::run_warp_groups(&t.warps)?;
+    let t = harness::parse_file(&call.replace("-> 6", "-> 7"))?;
+    if harness::run_warp_groups(&t.warps).is_ok() {
+        return Err("a wrong value from a called function passed".into());
     }
     Ok(())
 }

@@ -65,6 +65,11 @@
 //! runs the PTX, and finish it before any copies out (cluster barriers around the PTX), so the
 //! PTX may read and write other ranks' shared memory (`mapa`, `.shared::cluster`).
 //!
+//! Control clauses (`tests/isa/control.rs`): a line `func TEXT` before the first `case` puts
+//! module-level PTX (a `.func` the snippet calls) before the kernel; `; fault TEXT` expects the
+//! launch to fault with a report containing TEXT (nothing else checked); `; rejects TEXT`
+//! expects the module to fail to load with an error containing TEXT (a group without cases).
+//!
 //! A clause `; tensormap dims=D0,D1,… box=B0,B1,… swizzle=none|32|64|128 elem=u8|u16|u32|s32|
 //! u64|f16|f32` describes the case's global image as a packed row-major tensor (dimension 0
 //! innermost; the image must hold it) for `cp.async.bulk.tensor` and its kin: the harness
@@ -79,6 +84,8 @@ pub const ENGINES: &[Engine] = &[Engine::Jit, Engine::Interp];
 
 #[path = "cluster.rs"]
 mod cluster;
+#[path = "control.rs"]
+pub mod control;
 #[path = "tma.rs"]
 mod tma;
 
@@ -444,9 +451,7 @@ pub fn parse_file(text: &str) -> Result<Table, String> {
         g.rows.push(Row { ins, outs, line });
     }
     for w in &warps {
-        if w.cases.is_empty() {
-            return Err(format!("line {}: warp group without cases", w.line));
-        }
+        control::check_cases(w)?;
     }
     Ok(Table { groups, warps })
 }
@@ -865,6 +870,10 @@ pub struct WarpGroup {
     pub target: String,
     /// Warps in each case's CTA (`; warps N`, default 1); lane rows are numbered 0..32·N.
     pub warps: usize,
+    /// Module-level PTX before the kernel (`func` lines: [`control`]).
+    pub funcs: Vec<String>,
+    /// What the launch must do (`; fault TEXT`, `; rejects TEXT`: [`control`]).
+    pub outcome: control::Outcome,
 }
 
 fn parse_warp_header(
@@ -883,7 +892,12 @@ fn parse_warp_header(
     let mut warps = 1;
     let mut cluster = 1;
     let mut tensormap = None;
+    let mut outcome = control::Outcome::Runs;
     for m in clauses.map(str::trim) {
+        if let Some(o) = control::outcome_clause(m, line)? {
+            outcome = o;
+            continue;
+        }
         if let Some(n) = crate::warpgroup::warps_clause(m, line)? {
             warps = n;
             continue;
@@ -981,6 +995,8 @@ fn parse_warp_header(
         version: version.to_string(),
         target: target.to_string(),
         warps,
+        funcs: vec![],
+        outcome,
     })
 }
 
@@ -1044,6 +1060,13 @@ impl WarpGroup {
 
 fn parse_warp_line(w: &mut WarpGroup, l: &str, line: usize) -> Result<(), String> {
     let bytes = w.case_bytes() * w.cluster;
+    if let Some(f) = control::func_line(l) {
+        if !w.cases.is_empty() {
+            return Err(format!("line {line}: 'func' after a 'case'"));
+        }
+        w.funcs.push(f.to_string());
+        return Ok(());
+    }
     if l == "case" || l.starts_with("case ") {
         w.cases.push(WarpCase {
             line,
@@ -1150,6 +1173,7 @@ pub fn warp_kernel_ptx(w: &WarpGroup) -> String {
         };
         s += &format!(".shared .align {align} .b8 isa_smem[{}];\n", w.shared);
     }
+    s += &control::funcs_ptx(w);
     s += ".visible .entry isa_warp(.param .u64 pin, .param .u64 pout, .param .u64 pmem)\n{\n\
          .reg .pred %isa_p, %isa_skip;\n.reg .u16 %isa_h;\n\
          .reg .u32 %isa_lane, %isa_row, %isa_i, %isa_w, %isa_s, %isa_t;\n\
@@ -1279,9 +1303,11 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
         std::fs::write(&path, &ptx).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     let mut ctx = Context::new();
-    let m = ctx
-        .load_module(&ptx, "isa_warp.ptx", engine)
-        .map_err(|e| format!("`{}` (table line {}): {e}\n{ptx}", w.ptx, w.line))?;
+    let loaded = ctx.load_module(&ptx, "isa_warp.ptx", engine);
+    if control::check_load(w, &loaded, engine)? {
+        return Ok(());
+    }
+    let m = loaded.map_err(|e| format!("`{}` (table line {}): {e}\n{ptx}", w.ptx, w.line))?;
     let k = m.kernel("isa_warp").map_err(|e| e.to_string())?;
     // CTA c·N + r runs rank r of case c (N = the cluster size): its rows and image are the
     // case's rank r ones.
@@ -1332,7 +1358,7 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
         block: [lanes as u32, 1, 1],
         shared_bytes: 0,
     };
-    ctx.launch(
+    let launched = ctx.launch(
         &k,
         dims,
         &[
@@ -1341,8 +1367,10 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
             KernelArg::Ptr(dmem),
         ],
         &cluster::launch_options(w.cluster),
-    )
-    .map_err(|e| format!("`{}` on {engine} (table line {}): {e}", w.ptx, w.line))?;
+    );
+    if control::check_launch(w, launched, engine)? {
+        return Ok(());
+    }
     let mut outb = vec![0u8; n * lanes * no * 8];
     ctx.copy_dtoh(&mut outb, dout).map_err(|e| e.to_string())?;
     ctx.copy_dtoh(&mut memb, dmem).map_err(|e| e.to_string())?;
