@@ -668,6 +668,11 @@ class Mbar:
         self._check()
         return token
 
+    def arrive_drop(self, a=1):
+        # "the expected arrival count ... is decremented by count", then the arrive-on.
+        self.c -= a
+        return self.arrive(a)
+
     def expect_tx(self, n):
         self.tx += n
 
@@ -773,13 +778,161 @@ def gen_mbarrier():
         g.case(f"count {c}", {l: (["0x8", str(int(l == 0)), str(c)], [str(b.parity_done(0))])
                               for l in range(64)}, expect={0x8: ["*", "*"]})
     gs.append(g)
+    gs += mbarrier_sem_scope()
+    gs += mbarrier_cluster()
     write("mbarrier.isa", """
 mbarrier (PTX ISA §9.7.13.15 "Parallel Synchronization and Communication Instructions:
 mbarrier": init, arrive (with a count), arrive.expect_tx, expect_tx, complete_tx, test_wait and
 try_wait (state token and .parity), pending_count, inval), the forms memory.isa does not hold.
 Results from the ISA's phase state machine (gen_warpgroup.py's Mbar: pending arrivals,
 tx-count, phase; a token is the state before its arrive-on); the object's words are opaque
-('*').""", gs, version="8.0", target="sm_90")
+('*'). The .release/.relaxed and .acquire/.relaxed forms with .cta and .cluster scope (a
+memory-ordering qualifier changes no count), and arrivals, expect-tx and complete-tx on another
+CTA's object through .shared::cluster in clusters of 2 and 4.""", gs, version="8.6", target="sm_90")
+
+
+def mbarrier_sem_scope():
+    """The memory-ordering and scope qualifiers (PTX ISA 8.0 .release/.acquire with .cta and
+    .cluster; 8.6 .relaxed): the same phase state machine, one thread."""
+    gs = []
+    combos = [(".release.cta", ".acquire.cta"), (".release.cluster", ".acquire.cluster"),
+              (".relaxed.cta", ".relaxed.cluster"), (".relaxed.cluster", ".acquire.cta"),
+              ("", ".relaxed.cta")]
+    for arr, wait in combos:
+        mb = "mbarrier.{}%s.shared::cta.b64"
+        g = Group(f"arrive{arr}, arrive_drop{arr} (lowering the later phases' count), "
+                  f"test_wait{wait} with the first token, try_wait.parity{wait} of phases 0 and "
+                  "1 after a second round of arrivals (lane 0 alone)",
+                  f"{MB.format('init')} [m], c; {(mb % arr).format('arrive')} t1, [m], a; "
+                  f"mbarrier.pending_count.b64 n1, t1; {(mb % arr).format('arrive_drop')} t2, [m], b; "
+                  f"mbarrier.pending_count.b64 n2, t2; {(mb % wait).format('test_wait')} p0, [m], t1; "
+                  f"{(mb % arr).format('arrive')} t3, [m], e; mbarrier.pending_count.b64 n3, t3; "
+                  f"{(mb % wait).format('try_wait.parity')} p1, [m], 0; "
+                  f"{(mb % wait).format('try_wait.parity')} p2, [m], 1"
+                  " :: n1:u32 n2:u32 n3:u32 p0:pred p1:pred p2:pred <- m:sptr c:u32 a:u32 b:u32 e:u32"
+                  " ; shared 16 ; regs t1:b64 t2:b64 t3:b64")
+        for c, a, b, e in [(5, 2, 3, 1), (5, 1, 1, 3), (6, 2, 2, 1), (4, 4, 1, 3), (9, 3, 6, 3)]:
+            if a + b > c:
+                continue
+            m = Mbar(c)
+            t1 = m.arrive(a)
+            t2 = m.arrive_drop(b)
+            p0 = m.token_done(t1)
+            if e > m.pending:
+                continue
+            t3 = m.arrive(e)
+            g.case(f"count {c}, arrive {a}, drop {b}, arrive {e}",
+                   {0: (["0x8", str(c), str(a), str(b), str(e)],
+                        [str(t1[1]), str(t2[1]), str(t3[1]), str(p0), str(m.parity_done(0)),
+                         str(m.parity_done(1))])}, expect={0x8: ["*", "*"]})
+        gs.append(g)
+    for sem in (".relaxed.cta", ".relaxed.cluster"):
+        g = Group(f"expect_tx{sem}, complete_tx{sem}, arrive.expect_tx.release"
+                  f"{sem[8:]}: phase 0 completes when the arrival and the tx-count both reach 0",
+                  f"{MB.format('init')} [m], 1; mbarrier.expect_tx{sem}.shared::cta.b64 [m], n; "
+                  f"mbarrier.arrive.expect_tx.release{sem[8:]}.shared::cta.b64 t, [m], x; "
+                  f"mbarrier.complete_tx{sem}.shared::cta.b64 [m], c; "
+                  f"mbarrier.test_wait.parity.acquire{sem[8:]}.shared::cta.b64 p0, [m], 0; "
+                  f"mbarrier.complete_tx{sem}.shared::cta.b64 [m], d; "
+                  f"mbarrier.test_wait.parity{sem}.shared::cta.b64 p1, [m], 0"
+                  " :: p0:pred p1:pred <- m:sptr n:u32 x:u32 c:u32 d:u32 ; shared 16 ; regs t:b64")
+        for n, x, c, d in [(16, 16, 32, 0), (16, 16, 16, 16), (0, 64, 32, 32), (8, 0, 8, 0)]:
+            m = Mbar(1)
+            m.expect_tx(n)
+            m.expect_tx(x)
+            m.arrive()
+            m.complete_tx(c)
+            p0 = m.parity_done(0)
+            m.complete_tx(d)
+            g.case(f"expect {n} + {x}, complete {c} + {d}",
+                   {0: (["0x0", str(n), str(x), str(c), str(d)], [str(p0), str(m.parity_done(0))])},
+                   expect={0: ["*", "*"]})
+        gs.append(g)
+    return gs
+
+
+class Lane(int):
+    """A cluster lane row's key: sorts as 32·rank + lane, prints as `rank.lane`."""
+
+    def __format__(self, spec):
+        return f"{self // 32}.{self % 32}"
+
+
+def mbarrier_cluster():
+    """Remote arrive-on operations: a thread of any CTA of the cluster arrives on rank 0's
+    object through its .shared::cluster address (mapa), with .release.cluster; then each rank's
+    lane 0 arrives once on its own object (.relaxed.cluster), and every thread tests its own
+    CTA's object with .acquire.cluster (rank 0's: the arrivals of the whole cluster and its lane
+    0's; the others': their lane 0's alone)."""
+    gs = []
+    sync = "barrier.cluster.arrive.aligned; barrier.cluster.wait.aligned"
+    for n in (2, 4):
+        for op, extra in [("arrive", ""), ("arrive_drop", ""), ("arrive", ", k"),
+                          ("arrive_drop", ", k")]:
+            head = (f"@z mbarrier.init.shared::cta.b64 [m], c; fence.mbarrier_init.release.cluster; "
+                    f"{sync}; mapa.shared::cluster.u32 r, m, 0; "
+                    f"@y mbarrier.{op}.release.cluster.shared::cluster.b64 _, [r]{extra}; {sync}; "
+                    "@z mbarrier.arrive.relaxed.cluster.shared::cta.b64 t, [m]; "
+                    f"{sync}; mbarrier.test_wait.parity.acquire.cluster.shared::cta.b64 p0, [m], 0; "
+                    "mbarrier.try_wait.parity.relaxed.cluster.shared::cta.b64 p1, [m], 1"
+                    " :: p0:pred p1:pred <- z:pred y:pred m:sptr c:u32"
+                    + (" k:u32" if extra else "")
+                    + f" ; shared 16 ; cluster {n} ; regs r:u32 t:b64")
+            g = Group(f"{op}.release.cluster.shared::cluster{' with a count' if extra else ''} "
+                      f"from lanes of every rank of a cluster of {n} on rank 0's mbarrier (count "
+                      "c), then one arrival of each rank's lane 0 on its own; each rank tests "
+                      "its object's phases 0 and 1", head)
+            for dens in (0.25, 0.5, 1.0):
+                ys = {(r, l): R.random() < dens for r in range(n) for l in range(32)}
+                ks = {key: (R.randrange(1, 4) if extra else 1) for key in ys}
+                total = sum(ks[key] for key in ys if ys[key])
+                for c in (total + 1, total + 2):
+                    objs = [Mbar(c) for _ in range(n)]
+                    for key in sorted(ys):
+                        if ys[key]:
+                            if op == "arrive_drop":
+                                objs[0].arrive_drop(ks[key])
+                            else:
+                                objs[0].arrive(ks[key])
+                    for o in objs:
+                        o.arrive()
+                    rows = {}
+                    for (r, l), y in ys.items():
+                        ins = [str(int(l == 0)), str(int(y)), "0x8", str(c)]
+                        if extra:
+                            ins.append(str(ks[(r, l)]))
+                        rows[Lane(32 * r + l)] = (ins, [str(objs[r].parity_done(0)),
+                                                        str(objs[r].parity_done(1))])
+                    g.case(f"{sum(ys.values())} arriving lanes, count {c}", rows,
+                           expect={f"rank {r} 0x8": ["*", "*"] for r in range(n)})
+            gs.append(g)
+    g = Group("expect_tx.relaxed.cluster and complete_tx.relaxed.cluster on rank 0's object from "
+              "rank 1 (.shared::cluster), each rank's lane 0 the one arrival on its own: phase 0 "
+              "completes when the tx-count is back to 0",
+              f"@z mbarrier.init.shared::cta.b64 [m], 1; fence.mbarrier_init.release.cluster; "
+              f"{sync}; mapa.shared::cluster.u32 r, m, 0; "
+              "@y mbarrier.expect_tx.relaxed.cluster.shared::cluster.b64 [r], n; "
+              f"{sync}; @y mbarrier.complete_tx.relaxed.cluster.shared::cluster.b64 [r], x; "
+              "@z mbarrier.arrive.release.cluster.shared::cta.b64 t, [m]; "
+              f"{sync}; mbarrier.test_wait.parity.acquire.cluster.shared::cta.b64 p0, [m], 0"
+              " :: p0:pred <- z:pred y:pred m:sptr n:u32 x:u32 ; shared 16 ; cluster 2"
+              " ; regs r:u32 t:b64")
+    for n, x in [(64, 64), (64, 32), (0, 0), (100, 100)]:
+        objs = [Mbar(1), Mbar(1)]
+        objs[0].expect_tx(n)
+        objs[0].complete_tx(x)
+        for o in objs:
+            o.arrive()
+        rows = {}
+        for r in range(2):
+            for l in range(32):
+                y = r == 1 and l == 0
+                rows[Lane(32 * r + l)] = ([str(int(l == 0)), str(int(y)), "0x8", str(n), str(x)],
+                                          [str(objs[r].parity_done(0))])
+        g.case(f"expect {n}, complete {x}", rows,
+               expect={f"rank {r} 0x8": ["*", "*"] for r in range(2)})
+    gs.append(g)
+    return gs
 
 
 if __name__ == "__main__":
