@@ -115,6 +115,8 @@ def elem_val(ty, bits):
         return bits - 256 if bits >> 7 else bits
     if ty in ("u8", "b1"):
         return bits
+    if bits == 0:  # a sparse A's zeros (+0 in every float format)
+        return F(0)
     return value(ty, bits)
 
 
@@ -130,15 +132,56 @@ def a_reg_pos(lane, e):  # .f16/.bf16 A from registers, k16
     return 16 * w + l // 4 + 8 * ((e // 2) % 2), 2 * (l % 4) + e % 2 + 8 * (e // 4)
 
 
+def sparse_a(at, k):
+    """A 64 x k A with 2:4 sparsity (1:2 for .tf32; PTX ISA §9.7.15.6.1): (the stored 64 x k/2
+    half, the dense A with its zeros, the 4-bit metadata fields of each row's chunks). A
+    chunk's field holds its two non-zero columns (the first in the low 2 bits); .tf32's 1:2
+    pairs are 0b0100 (column 0) or 0b1110 (column 1), as mma.sp's."""
+    csize = 2 if at == "tf32" else 4
+    chunks = k // csize
+    stored = [[rand_elem(at) for _ in range(k // 2)] for _ in range(64)]
+    dense = [[0] * k for _ in range(64)]
+    meta = [[0] * chunks for _ in range(64)]
+    for i in range(64):
+        for c in range(chunks):
+            if csize == 2:
+                col = R.randrange(2)
+                meta[i][c] = 0b1110 if col else 0b0100
+                dense[i][2 * c + col] = stored[i][c]
+                continue
+            i0, i1 = sorted(R.sample(range(4), 2))
+            meta[i][c] = i0 | i1 << 2
+            dense[i][4 * c + i0], dense[i][4 * c + i1] = stored[i][2 * c], stored[i][2 * c + 1]
+    return stored, dense, meta
+
+
+def sp_meta(meta, lane, sel, rnd):
+    """Lane `lane`'s sp-meta register (docs/isa-notes.md "wgmma.mma_async.sp metadata", from
+    §9.7.15.6.1's reference to mma.sp's storage): warp w's rows 16w..16w+15 as mma.sp's m16
+    A: the group g of four lanes holds rows g (bits 0-15) and g + 8 (bits 16-31) in T =
+    chunks/4 of its lanes, 4g + T·sel + j holding chunks 4j..4j+3; other lanes: random."""
+    w, l = lane // 32, lane % 32
+    g, t = l // 4, l % 4
+    T = len(meta[0]) // 4
+    if not T * sel <= t < T * (sel + 1):
+        return rnd.randrange(1 << 32)
+    j = t - T * sel
+    lo = pack(meta[16 * w + g][4 * j:4 * j + 4], 4)
+    hi = pack(meta[16 * w + g + 8][4 * j:4 * j + 4], 4)
+    return lo | hi << 16
+
+
 def wgmma_group(at, bt, acc, k, *, n=8, scale_d=(1, 0), neg_a=False, a_regs=False, x=1,
-                b_mn_major=False, sat=False, op=None, cases=1):
+                b_mn_major=False, sat=False, op=None, cases=1, sp=None):
     m = 64
     ebits = gw.WIDTH[at]
     integer = acc == "s32"
+    # B's 16-byte chunks of K (2 for the dense shapes, 4 for the sparse ones).
+    kchunks = k * ebits // 128
     # A at 0, B at 0x1000 (K-major; LBO/SBO as below); images 1024-aligned for the swizzles.
     if x == 1:
         a_lbo, a_sbo = 1024, 128   # K halves 1024 apart, 8-row groups contiguous
-        b_lbo, b_sbo = 128, 256
+        b_lbo, b_sbo = 128, 128 * kchunks
     else:
         a_lbo, a_sbo = 16, 128 * x  # LBO unused by swizzled K-major layouts
         b_lbo, b_sbo = 16, 128 * x
@@ -146,7 +189,7 @@ def wgmma_group(at, bt, acc, k, *, n=8, scale_d=(1, 0), neg_a=False, a_regs=Fals
         b_lbo, b_sbo = 256, 1024  # K groups of 8 rows 256 apart; N groups of T 1024 apart
     a_off = 0
     b_off = max(0x1000, 8 * 128 * x)  # past A's eight 8-row groups
-    size = b_off + 0x400
+    size = b_off + max(0x400, (n // 8) * b_sbo)
     dt = acc
     shape = f"m64n{n}k{k}"
     nd = n // 2 if acc != "f16" else n // 4
@@ -163,13 +206,20 @@ def wgmma_group(at, bt, acc, k, *, n=8, scale_d=(1, 0), neg_a=False, a_regs=Fals
     else:
         tail = "p, %d, 1" % (-1 if neg_a else 1)
     a_op = "{a0,a1,a2,a3}" if a_regs else "da"
-    ptx = (f"wgmma.fence.sync.aligned; wgmma.mma_async.sync.aligned.{shape}.{typ}{sat_s}{op_s} "
+    if sp is not None:
+        tail = f"e, {sp}, {tail}"
+    sp_s = ".sp" if sp is not None else ""
+    ptx = (f"wgmma.fence.sync.aligned; wgmma.mma_async{sp_s}.sync.aligned.{shape}.{typ}{sat_s}{op_s} "
            f"{{{','.join(ds)}}}, {a_op}, db, {tail}; wgmma.commit_group.sync.aligned; "
            f"wgmma.wait_group.sync.aligned 0")
     ins = ([f"{a}:f16x2" if at == "f16" else f"{a}:bf16x2" for a in names_("a", 4)]
            if a_regs else ["da:sdesc"]) + ["db:sdesc", "p:pred"] + [f"{d}:{dk}" for d in ds]
+    if sp is not None:
+        ins.append("e:b32")
     head = f"{ptx} :: {' '.join(f'{d}:{dk}' for d in ds)} <- {' '.join(ins)} ; shared {size} ; warps 4"
-    what = (f"wgmma {shape} .{typ}{sat_s}{op_s}: A " + ("from registers" if a_regs else "from shared")
+    what = (f"wgmma{sp_s} {shape} .{typ}{sat_s}{op_s}: A "
+            + (f"2:4 sparse (1:2 for .tf32), sp-sel {sp}, its stored half " if sp is not None else "")
+            + ("from registers" if a_regs else "from shared")
             + (", imm-scale-a -1" if neg_a else "") + ({1: "", 2: ", 32-byte swizzle",
                                                          4: ", 64-byte swizzle",
                                                          8: ", 128-byte swizzle"}[x])
@@ -177,7 +227,11 @@ def wgmma_group(at, bt, acc, k, *, n=8, scale_d=(1, 0), neg_a=False, a_regs=Fals
     g = Group(what, head)
     for sd in scale_d:
         for _ in range(cases):
-            A = [[rand_elem(at) for _ in range(k)] for _ in range(m)]
+            if sp is None:
+                A = [[rand_elem(at) for _ in range(k)] for _ in range(m)]
+                A_stored = A
+            else:
+                A_stored, A, meta = sparse_a(at, k)
             B = [[rand_elem(bt) for _ in range(n)] for _ in range(k)]  # K x N
             if integer:
                 C = [[R.randrange(-(1 << 20), 1 << 20) & M32 for _ in range(n)] for _ in range(m)]
@@ -196,7 +250,7 @@ def wgmma_group(at, bt, acc, k, *, n=8, scale_d=(1, 0), neg_a=False, a_regs=Fals
                 D = mma_float(Av, Bv, C0, acc)
             img = bytearray(size)
             if not a_regs:
-                place(img, a_off, A, ebits, a_lbo, a_sbo, x)
+                place(img, a_off, A_stored, ebits, a_lbo, a_sbo, x)
             place(img, b_off, B, ebits, b_lbo, b_sbo, x if not b_mn_major else 1,
                   mn_major=b_mn_major, transpose=True)
             da = desc(a_off, a_lbo, a_sbo, x)
@@ -211,11 +265,13 @@ def wgmma_group(at, bt, acc, k, *, n=8, scale_d=(1, 0), neg_a=False, a_regs=Fals
                 dout = [pack(dout[j:j + per], ew) for j in range(0, len(dout), per)]
                 ins_s = []
                 if a_regs:
-                    el = [A[r][c] for r, c in (a_reg_pos(lane, e) for e in range(8))]
+                    el = [A_stored[r][c] for r, c in (a_reg_pos(lane, e) for e in range(8))]
                     ins_s += [fmt_reg(at + "x2", pack(el[j:j + 2], 16)) for j in range(0, 8, 2)]
                 else:
                     ins_s.append(hx(da, 16))
                 ins_s += [hx(db, 16), str(sd)] + [fmt_reg(dk, v) for v in cin]
+                if sp is not None:
+                    ins_s.append(hx(sp_meta(meta, lane, sp, R)))
                 lanes[lane] = (ins_s, [fmt_reg(dk, v) for v in dout])
             g.case(f"scale-d {sd}" + ("" if sd else " (D = A·B, the d inputs not read)"), lanes,
                    init=image_words(img))
@@ -245,9 +301,33 @@ def gen_wgmma():
         wgmma_group("f16", "f16", "f32", 16, scale_d=(1,), x=8),
         wgmma_group("f16", "f16", "f32", 16, n=16, scale_d=(1,)),
         wgmma_group("f16", "f16", "f16", 16, n=16, scale_d=(1,)),
+        # N > 16 (m64nNk: N = 8..256 by 8; 8-bit integers 8, 16, 24, then by 16).
+        wgmma_group("f16", "f16", "f32", 16, n=24, scale_d=(1,)),
+        wgmma_group("f16", "f16", "f32", 16, n=64, scale_d=(1, 0)),
+        wgmma_group("f16", "f16", "f32", 16, n=256, scale_d=(1,)),
+        wgmma_group("f16", "f16", "f16", 16, n=64, scale_d=(1,)),
+        wgmma_group("f16", "f16", "f32", 16, n=40, scale_d=(1,), a_regs=True),
+        wgmma_group("bf16", "bf16", "f32", 16, n=48, scale_d=(1,)),
+        wgmma_group("tf32", "tf32", "f32", 8, n=64, scale_d=(1,)),
+        wgmma_group("e4m3", "e4m3", "f32", 32, n=128, scale_d=(1,)),
+        wgmma_group("s8", "s8", "s32", 32, n=64, scale_d=(1,), sat=True),
+        wgmma_group("u8", "s8", "s32", 32, n=176, scale_d=(1,)),
+        wgmma_group("f16", "f16", "f32", 16, n=72, scale_d=(1,), x=8),
+        # .sp: A 2:4 sparse (1:2 for .tf32), K doubled.
+        wgmma_group("f16", "f16", "f32", 32, n=16, scale_d=(1, 0), sp=0),
+        wgmma_group("f16", "f16", "f32", 32, n=8, scale_d=(1,), sp=1),
+        wgmma_group("f16", "f16", "f16", 32, n=64, scale_d=(1,), sp=1),
+        wgmma_group("f16", "f16", "f32", 32, n=16, scale_d=(1,), sp=0, a_regs=True),
+        wgmma_group("bf16", "bf16", "f32", 32, n=64, scale_d=(1,), sp=1),
+        wgmma_group("tf32", "tf32", "f32", 16, n=8, scale_d=(1,), sp=0),
+        wgmma_group("tf32", "tf32", "f32", 16, n=32, scale_d=(1,), sp=1),
+        wgmma_group("e4m3", "e5m2", "f32", 64, n=16, scale_d=(1,), sp=0),
+        wgmma_group("s8", "u8", "s32", 64, n=32, scale_d=(1, 0), sp=0),
+        wgmma_group("s8", "s8", "s32", 64, n=16, scale_d=(1,), sp=0, sat=True),
+        wgmma_group("f16", "f16", "f32", 32, n=256, scale_d=(1,), sp=0),
     ]
     write("wgmma.isa", """
-wgmma.mma_async m64n8kK (PTX ISA §9.7.15 "Asynchronous Warpgroup Level Matrix Multiply-
+wgmma.mma_async m64nNkK, N = 8 to 256, and wgmma.mma_async.sp (PTX ISA §9.7.15 "Asynchronous Warpgroup Level Matrix Multiply-
 Accumulate": "Register Fragments and Shared Memory Matrix Layouts" (D fragment, A-in-registers
 fragment, canonical K-/MN-major layouts, swizzle modes), "Matrix Descriptor Format",
 wgmma.mma_async, wgmma.fence/commit_group/wait_group).
@@ -256,7 +336,11 @@ gen_warpgroup.py's canon_addr (the ISA's canonical layouts and swizzles), the de
 start addresses are image offsets (`sdesc`). D = A·B + C on the host: products exact, the
 floating-point sum from C over k = 0, 1, ... with one rounding to nearest even in the
 accumulator type per step (docs/isa-notes.md, "wgmma sum order"; the ISA leaves the order
-unspecified); integer sums exact, wrapped to 32 bits or clamped (.satfinite); .b1 .and.popc.""",
+unspecified); integer sums exact, wrapped to 32 bits or clamped (.satfinite); .b1 .and.popc.
+.sp: A 2:4 sparse (1:2 for .tf32, §9.7.15.6.1), its stored 64 x K/2 half in the image (or
+registers) as a dense A, the sp-meta registers per warp as mma.sp's (sparse_a, sp_meta;
+docs/isa-notes.md "wgmma.mma_async.sp metadata"); the lanes outside sp-sel's pair hold random
+metadata that must not matter.""",
           gs, version="8.7", target="sm_90a")
 
 
