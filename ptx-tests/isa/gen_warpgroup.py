@@ -132,17 +132,17 @@ def a_reg_pos(lane, e):  # .f16/.bf16 A from registers, k16
     return 16 * w + l // 4 + 8 * ((e // 2) % 2), 2 * (l % 4) + e % 2 + 8 * (e // 4)
 
 
-def sparse_a(at, k):
-    """A 64 x k A with 2:4 sparsity (1:2 for .tf32; PTX ISA §9.7.15.6.1): (the stored 64 x k/2
+def sparse_a(at, k, m=64):
+    """An m x k A (64 by default) with 2:4 sparsity (1:2 for .tf32; PTX ISA §9.7.15.6.1): (the stored 64 x k/2
     half, the dense A with its zeros, the 4-bit metadata fields of each row's chunks). A
     chunk's field holds its two non-zero columns (the first in the low 2 bits); .tf32's 1:2
     pairs are 0b0100 (column 0) or 0b1110 (column 1), as mma.sp's."""
     csize = 2 if at == "tf32" else 4
     chunks = k // csize
-    stored = [[rand_elem(at) for _ in range(k // 2)] for _ in range(64)]
-    dense = [[0] * k for _ in range(64)]
-    meta = [[0] * chunks for _ in range(64)]
-    for i in range(64):
+    stored = [[rand_elem(at) for _ in range(k // 2)] for _ in range(m)]
+    dense = [[0] * k for _ in range(m)]
+    meta = [[0] * chunks for _ in range(m)]
+    for i in range(m):
         for c in range(chunks):
             if csize == 2:
                 col = R.randrange(2)
@@ -621,6 +621,80 @@ def mma_group(kind, at, bt, acc, m, n, k, enable_d=1, sat=False, ws=False, neg_a
     return g
 
 
+def tmem_meta(kind, meta, sel):
+    """The .sp metadata's words in tensor memory, M = 128 (docs/isa-notes.md "tcgen05.mma.sp
+    metadata layout": §9.7.16.10.8.4 gives it in figures only; this is the reading public
+    sm_100 code writes): {(lane, column offset): word}. .kind::f16 (8 chunks of 4 a row): row
+    r, chunk c at lane 16(r/16) + r%8 + 8(c/4), column `sel`, bits 4(4((r%16)/8) + c%4);
+    .kind::i8/::f8f6f4 (16 chunks): row r in lane r, chunk c at column c/8, bits 4(c%8)."""
+    words = {}
+    for r, row in enumerate(meta):
+        for c, f in enumerate(row):
+            if kind == "f16":
+                key = (16 * (r // 16) + r % 8 + 8 * (c // 4), sel)
+                bit = 4 * (4 * ((r % 16) // 8) + c % 4)
+            else:
+                key = (r, c // 8)
+                bit = 4 * (c % 8)
+            words[key] = words.get(key, 0) | f << bit
+    return words
+
+
+def mma_sp_group(kind, at, bt, acc, n, k, sel=0, enable_d=1, sat=False):
+    """tcgen05.mma.sp.cta_group::1, M = 128 (§9.7.16.10.9.2): A 2:4 sparse (gen_warpgroup's
+    sparse_a), its stored 128 x K/2 half in shared memory as a dense A of K/2 columns; the
+    metadata in tensor memory columns n.. (tmem_meta), the selector in idesc bits 0-1 and bit
+    2 set (sparsity)."""
+    ebits = gw.WIDTH[at]
+    integer = acc == "s32"
+    m = 128
+    kchunks = k * ebits // 128  # B's 16-byte chunks of K
+    a_lbo, a_sbo = 0x1000, 0x80
+    b_lbo, b_sbo = max(0x200, (n // 8) * 0x80), 0x80
+    a_off, b_off = 0x400, 0x2000 + 0x400
+    size = b_off + kchunks * b_lbo
+    nbg = 1 << (n + 2 - 1).bit_length()  # D's n columns, the metadata's, a background
+    dfmt = {"f16": 0, "f32": 1, "s32": 2}[acc]
+    idv = idesc(dfmt, at, bt, m, n, sat) | 1 << 2 | sel
+    op = (f"add.u32 tm, ta, {n}; "
+          f"@q tcgen05.mma.sp.cta_group::1.kind::{kind} [ta], da, db, [tm], id, pe")
+    head = cta_head(op, max(32, nbg), nbg, ["da:sdesc", "db:sdesc", "id:b32", "pe:pred"], size,
+                    regs=" tm:b32")
+    g = Group(f"tcgen05.mma.sp.cta_group::1.kind::{kind} M=128 N={n} K={k}, {at} x {bt} -> {acc}"
+              + (" .satfinite" if sat else "") + f", selector {sel}, enable-input-d {enable_d}:"
+              " A 2:4 sparse, its metadata in tensor memory at column N (thread 0; commit; D and"
+              " the metadata read back with .32x32b)", head)
+    A_stored, A, meta = sparse_a(at, k, m)
+    B = [[rand_elem(bt) for _ in range(n)] for _ in range(k)]
+    if integer:
+        C = [[R.randrange(-(1 << 20), 1 << 20) & M32 for _ in range(n)] for _ in range(m)]
+        if sat:
+            C[0][0], C[1][1] = 0x7FFFFFF0, 0x80000010
+        Cv = [[(c - (1 << 32) if c >> 31 else c) if enable_d else 0 for c in row] for row in C]
+        D = mma_int([[elem_val(at, v) for v in row] for row in A],
+                    [[elem_val(bt, v) for v in row] for row in B], Cv, sat)
+    else:
+        C = [[gw.rand_float("f32", -1, 4) for _ in range(n)] for _ in range(m)]
+        D = mma_float([[elem_val(at, v) for v in row] for row in A],
+                      [[elem_val(bt, v) for v in row] for row in B],
+                      C if enable_d else [[0] * n for _ in range(m)], acc)
+    img = bytearray(size)
+    place(img, a_off, A_stored, ebits, a_lbo, a_sbo)
+    place(img, b_off, B, ebits, b_lbo, b_sbo, transpose=True)
+    bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
+    for (lane, col), word in tmem_meta(kind, meta, sel).items():
+        bg[lane][n + col] = word
+    tm = [row[:] for row in bg]
+    for r in range(m):
+        bg[r][:n] = C[r][:]
+        tm[r][:n] = D[r][:]
+    da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
+    lanes = {l: (cta_lane_ins(l) + [hx(da, 16), hx(db, 16), hx(idv), str(enable_d)]
+                 + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]]) for l in range(128)}
+    g.case("random inputs", lanes, init=image_words(img), expect={0: ["*"] * 4})
+    return g
+
+
 def mx_group():
     """.kind::mxf8f6f4.block_scale.scale_vec::1X, M = 128, N = 16, K = 32, e4m3 x e4m3, ue8m0
     scale factors (2^(e - 127)) in tensor memory: row i of A's factor at lane i % 32 of every
@@ -703,6 +777,12 @@ def gen_tcgen05():
         mma_group("f8f6f4", "e4m3", "e5m2", "f32", 128, 16, 32),
         mma_group("f16", "f16", "f16", "f32", 128, 64, 16, ws=True),
         mx_group(),
+        mma_sp_group("f16", "f16", "f16", "f32", 16, 32, sel=0),
+        mma_sp_group("f16", "bf16", "bf16", "f32", 32, 32, sel=1),
+        mma_sp_group("f16", "f16", "f16", "f32", 16, 32, sel=1, enable_d=0),
+        mma_sp_group("i8", "s8", "u8", "s32", 16, 64),
+        mma_sp_group("i8", "s8", "s8", "s32", 32, 64, sat=True),
+        mma_sp_group("f8f6f4", "e4m3", "e5m2", "f32", 16, 64),
     ]
     write("tcgen05.isa", """
 tcgen05 (PTX ISA §9.7.16 "TensorCore 5th Generation Family Instructions": §9.7.16.7.1
@@ -722,6 +802,9 @@ K-major canonical layout of 1-byte elements (gen_warpgroup.py's canon_addr, tc_d
 tcgen05 descriptor with bits 46-48 = 0b001); §9.7.16.10 tcgen05.mma: the instruction
 descriptor table (idesc), the D data-path layouts of §9.7.16.10.5 (M = 128 Layout D, M = 64
 Layout F), block scaling §9.7.16.10.7 (scale factors' lanes/columns per docs/isa-notes.md);
+§9.7.16.10.9.2 tcgen05.mma.sp, M = 128: a 2:4 sparse A (sparse_a), its metadata in tensor
+memory as docs/isa-notes.md reads the figures of §9.7.16.10.8.4 (tmem_meta: the layout public
+sm_100 code writes; the ISA gives it in figures only), the selector in idesc bits 0-1;
 tcgen05.commit arriving on an mbarrier that every thread waits on. 4-warp
 groups: warp 0 allocates, thread 0 issues; D = A·B + C as in wgmma.isa (products exact, one
 rounding per k ascending, docs/isa-notes.md).""",
