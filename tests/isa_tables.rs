@@ -137,6 +137,19 @@ expect rank 1 0x4: 1
             return Err(format!("'{want}' not reported once per engine:\n{e}"));
         }
     }
+    // Clusters of CTAs of two warps: `R.L` with L up to 63.
+    let wide = "\
+>>> mov.u32 d, %cluster_ctarank; mov.u32 e, %tid.x :: d:u32 e:u32 <- ; warps 2 ; cluster 2
+case
+0.5: -> 0 5
+1.40: -> 1 41
+";
+    let t = harness::parse_file(wide)?;
+    let e = harness::run_warp_groups(&t.warps).err().unwrap_or_default();
+    let want = "(case of line 2, lane 1.40): e = 0x28 (expected 0x29)";
+    if e.matches(want).count() != harness::ENGINES.len() || e.matches("wrong results").count() != 2 {
+        return Err(format!("'{want}' not reported once per engine:\n{e}"));
+    }
     let t = harness::parse_file(
         &ranks
             .replace("1.3: 4 -> 0", "1.3: 4 -> 1")
@@ -209,8 +222,8 @@ fn warp_table_errors() -> Result<(), String> {
             "line 1: 'q' points into memory",
         ),
         (
-            ">>> activemask.b32 d :: d:b32 <- ; warps 2 ; cluster 2\ncase\n",
-            "line 1: 'warps N' and 'cluster N' together",
+            ">>> activemask.b32 d :: d:b32 <- ; warps 2 ; cluster 2\ncase\n1.64: -> 1\n",
+            "line 3: bad lane '1.64'",
         ),
         (
             ">>> activemask.b32 d :: d:b32 <- ; cluster 9\ncase\n",

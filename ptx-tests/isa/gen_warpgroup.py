@@ -695,6 +695,104 @@ def mma_sp_group(kind, at, bt, acc, n, k, sel=0, enable_d=1, sat=False):
     return g
 
 
+def pair_snippet(op, ncols, nbg):
+    """A CTA pair (cluster of 2, 4 warps each) around tensor memory with .cta_group::2: warp 0
+    of each CTA allocates (the same columns in both), every warp writes its lanes' background,
+    rank 0's thread 0 (q) issues the operation and commits to rank 0's mbarrier, rank 0 (z)
+    waits for it, cluster barriers order the rest; every thread reads its lanes back."""
+    sync = ("tcgen05.fence::before_thread_sync; barrier.cluster.arrive; barrier.cluster.wait; "
+            "tcgen05.fence::after_thread_sync")
+    return (f"@w0 tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [s], {ncols}; "
+            f"@q mbarrier.init.shared::cta.b64 [mb], 1; {sync}; "
+            f"ld.shared.b32 ta, [s]; add.u32 tb, ta, lw; "
+            f"tcgen05.st.sync.aligned.32x32b.x{nbg}.b32 [tb], {regs_list('b', nbg)}; "
+            f"tcgen05.wait::st.sync.aligned; {sync}; "
+            f"{op}; "
+            f"@q tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.b64 [mb]; "
+            f"@!z bra ISA_DONE; "
+            f"ISA_WAIT: mbarrier.try_wait.parity.shared::cta.b64 pw, [mb], 0; @!pw bra ISA_WAIT; "
+            f"ISA_DONE: {sync}; "
+            f"tcgen05.ld.sync.aligned.32x32b.x{nbg}.b32 {regs_list('o', nbg)}, [tb]; "
+            f"tcgen05.wait::ld.sync.aligned; {sync}; "
+            f"@w0 tcgen05.dealloc.cta_group::2.sync.aligned.b32 ta, {ncols}; "
+            f"@w0 tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned")
+
+
+def mma_pair_group(kind, at, bt, acc, m, n, k, enable_d=1, sat=False):
+    """tcgen05.mma.cta_group::2 over a CTA pair (docs/coverage.md's tcgen05.mma row and
+    docs/isa-notes.md ".cta_group::2", the ISA's figures as read there): one M x K by K x N
+    multiply; rank h holds rows h·M/2.. of A and D and columns h·N/2.. of B at the same
+    descriptors' offsets of its own shared memory; its half of D in its own tensor memory, Layout
+    A (M = 256: local row r in lane r) or Layout B (M = 128: local row r, column j in lane
+    r + 64·(j / (N/2)), column j % (N/2))."""
+    ebits = gw.WIDTH[at]
+    integer = acc == "s32"
+    mh, nh = m // 2, n // 2
+    kchunks = k * ebits // 128
+    a_lbo, a_sbo = 0x1000, 0x80
+    b_lbo, b_sbo = max(0x200, (nh // 8) * 0x80), 0x80
+    a_off, b_off = 0x400, 0x2000 + 0x400
+    size = b_off + kchunks * b_lbo
+    cols = n if m == 256 else nh  # D's columns in each CTA's tensor memory
+    nbg = max(16, 1 << (cols - 1).bit_length())
+    dfmt = {"f16": 0, "f32": 1, "s32": 2}[acc]
+    idv = idesc(dfmt, at, bt, m, n, sat)
+    op = f"@q tcgen05.mma.cta_group::2.kind::{kind} [ta], da, db, id, pe"
+    head = (pair_snippet(op, max(32, nbg), nbg) + " :: " + " ".join(f"o{j}:b32" for j in range(nbg))
+            + " <- s:sptr mb:sptr w0:pred q:pred z:pred lw:u32 da:sdesc db:sdesc id:b32 pe:pred "
+            + " ".join(f"b{j}:b32" for j in range(nbg))
+            + f" ; shared {size} ; warps 4 ; cluster 2 ; regs ta:b32 tb:b32 pw:pred")
+    g = Group(f"tcgen05.mma.cta_group::2.kind::{kind} M={m} N={n} K={k}, {at} x {bt} -> {acc}"
+              + (" .satfinite" if sat else "") + f", enable-input-d {enable_d}: a CTA pair, "
+              "each CTA's half of A, B and D (rank 0's thread 0 issues; D read back in both CTAs "
+              "with .32x32b)", head)
+    A = [[rand_elem(at) for _ in range(k)] for _ in range(m)]
+    B = [[rand_elem(bt) for _ in range(n)] for _ in range(k)]
+    if integer:
+        C = [[R.randrange(-(1 << 20), 1 << 20) & M32 for _ in range(n)] for _ in range(m)]
+        if sat:
+            C[0][0], C[m - 1][n - 1] = 0x7FFFFFF0, 0x80000010
+        Cv = [[(c - (1 << 32) if c >> 31 else c) if enable_d else 0 for c in row] for row in C]
+        D = mma_int([[elem_val(at, v) for v in row] for row in A],
+                    [[elem_val(bt, v) for v in row] for row in B], Cv, sat)
+    else:
+        C = [[gw.rand_float("f32", -1, 4) for _ in range(n)] for _ in range(m)]
+        D = mma_float([[elem_val(at, v) for v in row] for row in A],
+                      [[elem_val(bt, v) for v in row] for row in B],
+                      C if enable_d else [[0] * n for _ in range(m)], acc)
+    da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
+    lanes, init = {}, {}
+    for h in range(2):
+        img = bytearray(size)
+        place(img, a_off, A[h * mh:(h + 1) * mh], ebits, a_lbo, a_sbo)
+        place(img, b_off, [row[h * nh:(h + 1) * nh] for row in B], ebits, b_lbo, b_sbo,
+              transpose=True)
+        for off, ws in image_words(img).items():
+            init[f"rank {h} {off:#x}"] = ws
+        bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
+        tm = [row[:] for row in bg]
+        for r in range(mh):
+            for j in range(n):
+                lane, col = (r, j) if m == 256 else (r + 64 * (j // nh), j % nh)
+                bg[lane][col] = C[h * mh + r][j]
+                tm[lane][col] = D[h * mh + r][j]
+        for l in range(128):
+            w = l // 32
+            ins = ["0x0", "0x8", str(int(w == 0)), str(int(h == 0 and l == 0)), str(int(h == 0)),
+                   hx((32 * w) << 16), hx(da, 16), hx(db, 16), hx(idv), str(enable_d)]
+            lanes[Lane2(128 * h + l)] = (ins + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]])
+    g.case("random inputs", lanes, init=init,
+           expect={f"rank {h} 0x0": ["*"] * 4 for h in range(2)})
+    return g
+
+
+class Lane2(int):
+    """A lane row's key in a cluster of CTAs of 128 threads: prints as `rank.lane`."""
+
+    def __format__(self, spec):
+        return f"{self // 128}.{self % 128}"
+
+
 def mx_group():
     """.kind::mxf8f6f4.block_scale.scale_vec::1X, M = 128, N = 16, K = 32, e4m3 x e4m3, ue8m0
     scale factors (2^(e - 127)) in tensor memory: row i of A's factor at lane i % 32 of every
@@ -783,6 +881,13 @@ def gen_tcgen05():
         mma_sp_group("i8", "s8", "u8", "s32", 16, 64),
         mma_sp_group("i8", "s8", "s8", "s32", 32, 64, sat=True),
         mma_sp_group("f8f6f4", "e4m3", "e5m2", "f32", 16, 64),
+        mma_pair_group("f16", "f16", "f16", "f32", 256, 32, 16),
+        mma_pair_group("f16", "bf16", "bf16", "f32", 256, 64, 16, enable_d=0),
+        mma_pair_group("f16", "f16", "f16", "f32", 128, 32, 16),
+        mma_pair_group("tf32", "tf32", "tf32", "f32", 256, 16, 8),
+        mma_pair_group("i8", "s8", "u8", "s32", 256, 32, 32),
+        mma_pair_group("i8", "s8", "s8", "s32", 128, 64, 32, sat=True),
+        mma_pair_group("f8f6f4", "e4m3", "e5m2", "f32", 128, 64, 32),
     ]
     write("tcgen05.isa", """
 tcgen05 (PTX ISA §9.7.16 "TensorCore 5th Generation Family Instructions": §9.7.16.7.1
@@ -805,6 +910,8 @@ Layout F), block scaling §9.7.16.10.7 (scale factors' lanes/columns per docs/is
 §9.7.16.10.9.2 tcgen05.mma.sp, M = 128: a 2:4 sparse A (sparse_a), its metadata in tensor
 memory as docs/isa-notes.md reads the figures of §9.7.16.10.8.4 (tmem_meta: the layout public
 sm_100 code writes; the ISA gives it in figures only), the selector in idesc bits 0-1;
+.cta_group::2 (§9.7.16.5): a cluster of two 4-warp CTAs, one multiply whose A, B and D halves
+each CTA holds (mma_pair_group; docs/isa-notes.md ".cta_group::2": Layouts A and B);
 tcgen05.commit arriving on an mbarrier that every thread waits on. 4-warp
 groups: warp 0 allocates, thread 0 issues; D = A·B + C as in wgmma.isa (products exact, one
 rounding per k ascending, docs/isa-notes.md).""",

@@ -58,9 +58,10 @@
 //! whose start-address field holds an offset into the `.shared` image; `tcgen05` snippets
 //! allocate their own tensor memory.
 //!
-//! A clause `; cluster N` (N = 1..8; not with `; warps N`) runs each case as a thread block cluster of N CTAs of one
-//! warp each (a cluster launch, `.target sm_90` or later): each CTA has its own images, and
-//! the lines `R.L: inputs -> outputs` (R = 0..N-1; `L:` alone is rank 0) and `init rank R …`,
+//! A clause `; cluster N` (N = 1..8) runs each case as a thread block cluster of N CTAs of one
+//! warp each, or of `; warps W` warps each (a cluster launch, `.target sm_90` or later): each
+//! CTA has its own images, and the lines `R.L: inputs -> outputs` (R = 0..N-1, L = 0..32·W-1;
+//! `L:` alone is rank 0) and `init rank R …`,
 //! `expect rank R …` give rank R's lanes and words. All ranks copy their images in before any
 //! runs the PTX, and finish it before any copies out (cluster barriers around the PTX), so the
 //! PTX may read and write other ranks' shared memory (`mapa`, `.shared::cluster`).
@@ -950,11 +951,6 @@ fn parse_warp_header(
             .ok_or_else(|| format!("line {line}: memory bytes '{bytes}' (a multiple of 4)"))?
             as usize;
     }
-    if warps > 1 && cluster > 1 {
-        return Err(format!(
-            "line {line}: 'warps N' and 'cluster N' together (a cluster's CTAs have one warp)"
-        ));
-    }
     let (outs, ins) = sig
         .split_once("<-")
         .ok_or_else(|| format!("line {line}: signature needs '<-'"))?;
@@ -1135,7 +1131,7 @@ fn parse_warp_line(w: &mut WarpGroup, l: &str, line: usize) -> Result<(), String
         .split_once(':')
         .ok_or_else(|| format!("line {line}: lane row 'L: inputs -> outputs'"))?;
     let lane = if w.cluster > 1 {
-        cluster::lane_index(lane.trim(), w.cluster)
+        cluster::lane_index(lane.trim(), w.cluster, 32 * w.warps)
     } else {
         lane.trim()
             .parse::<usize>()
@@ -1399,7 +1395,7 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
                         "  line {} (case of line {}, lane {}): {name} = {} (expected {want})",
                         row.line,
                         case.line,
-                        cluster::lane_name(lane, w.cluster),
+                        cluster::lane_name(lane, w.cluster, 32 * w.warps),
                         show(*ty, got)
                     ));
                 }
