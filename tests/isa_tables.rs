@@ -147,7 +147,8 @@ case
     let t = harness::parse_file(wide)?;
     let e = harness::run_warp_groups(&t.warps).err().unwrap_or_default();
     let want = "(case of line 2, lane 1.40): e = 0x28 (expected 0x29)";
-    if e.matches(want).count() != harness::ENGINES.len() || e.matches("wrong results").count() != 2 {
+    if e.matches(want).count() != harness::ENGINES.len() || e.matches("wrong results").count() != 2
+    {
         return Err(format!("'{want}' not reported once per engine:\n{e}"));
     }
     let t = harness::parse_file(
