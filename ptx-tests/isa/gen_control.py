@@ -76,6 +76,37 @@ def all_lanes(f, n=32):
     return {l: f(l) for l in range(n)}
 
 
+def gen_cp_async_arrive():
+    """cp.async.mbarrier.arrive (PTX ISA §9.7.9.25.3.3): an arrive-on operation on the
+    mbarrier triggered when all the thread's prior cp.async operations complete; without
+    .noinc the pending count is first incremented by 1 (so the net count is unchanged and the
+    thread arrives again itself), with .noinc it is not (the arrival counts against the
+    init count). Lanes copy one word each from global to shared memory, wait for phase 0, then
+    read another lane's copied word."""
+    gs = []
+    for noinc in (True, False):
+        arrive = ("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [m]" if noinc else
+                  "cp.async.mbarrier.arrive.shared::cta.b64 [m]; "
+                  "mbarrier.arrive.shared::cta.b64 x, [m]")
+        g = Group(f"cp.async.mbarrier.arrive{'.noinc' if noinc else ''}: 32 lanes each copy a word "
+                  "with cp.async (init count 32), wait for phase 0 of the mbarrier and read "
+                  "the next lane's copy",
+                  f"@z mbarrier.init.shared::cta.b64 [m], 32; bar.warp.sync -1; "
+                  f"cp.async.ca.shared.global [s], [g], 4; {arrive}; "
+                  "ISA_W: mbarrier.try_wait.parity.shared::cta.b64 p, [m], 0; @!p bra ISA_W; "
+                  "ld.shared.u32 d, [t] :: d:u32 <- z:pred m:sptr s:sptr t:sptr g:gptr "
+                  "; shared 256 ; global 128 ; regs p:pred x:b64")
+        for _ in range(2):
+            v = [R.getrandbits(32) for _ in range(32)]
+            rows = {l: ([str(int(l == 0)), "0x0", hx(0x80 + 4 * l, 1),
+                         hx(0x80 + 4 * ((l + 1) % 32), 1), hx(4 * l, 1)], [str(v[(l + 1) % 32])])
+                    for l in range(32)}
+            g.case("", rows, init={"global 0x0": v},
+                   expect={"shared 0x0": ["*", "*"], "shared 0x80": v})
+        gs.append(g)
+    return gs
+
+
 # ---------------------------------------------------------------- call / ret
 
 F_U32 = (".func (.param .u32 r) isa_madd(.param .u32 a, .param .u32 b) { .reg .u32 %x, %y; "
@@ -365,6 +396,31 @@ def gen_barriers():
             rows[l] = (["0x0", hx(4 * (l - 32), 1), "0"], [str(a[l - 32])])
     g.case("", rows, expect={0: a})
     gs.append(g)
+    # barrier{.cta}.sync / .red without .aligned: the threads may reach the barrier from
+    # different code (PTX ISA §9.7.13.1): a third of the lanes of each warp take one path, the
+    # rest the other; all 64 threads meet, so each then sees the others' stores.
+    g = Group("barrier.sync 1 (not .aligned) reached from two paths within each warp: after it "
+              "every thread reads the word its partner stored before it",
+              "st.shared.u32 [s], a; setp.ne.u32 q, c, 0; @q bra ISA_B; barrier.sync 1; "
+              "bra ISA_C; ISA_B: barrier.cta.sync 1; ISA_C: ld.shared.u32 d, [t] "
+              ":: d:u32 <- s:sptr t:sptr a:u32 c:u32 ; shared 256 ; warps 2 ; regs q:pred")
+    v = [R.getrandbits(32) for _ in range(64)]
+    rows = {l: ([hx(4 * l, 1), hx(4 * (63 - l), 1), str(v[l]), str(l % 2)], [str(v[63 - l])])
+            for l in range(64)}
+    g.case("", rows, expect={0: v})
+    gs.append(g)
+    g = Group("barrier.red.popc.u32 and barrier.red.or.pred (not .aligned) from two paths: every "
+              "thread gets the reduction over all 64 threads",
+              "setp.ne.u32 q, c, 0; @q bra ISA_B; barrier.red.popc.u32 d, 2, p; "
+              "barrier.red.or.pred o, 3, p; bra ISA_C; ISA_B: barrier.red.popc.u32 d, 2, p; "
+              "barrier.red.or.pred o, 3, p; ISA_C: mov.u32 d, d "
+              ":: d:u32 o:pred <- p:pred c:u32 ; warps 2 ; regs q:pred")
+    for dens in (0.0, 0.3, 1.0):
+        ps = [R.random() < dens for _ in range(64)]
+        g.case(f"{sum(ps)} true", all_lanes(
+            lambda l: ([str(int(ps[l])), str(int(l % 3 == 0))], [str(sum(ps)), str(int(any(ps)))]),
+            64))
+    gs.append(g)
     for form in ("membar.cta", "membar.gl", "membar.sys", "fence.sc.cta", "fence.acq_rel.gpu"):
         g = Group(f"{form} between a store and a load of the same word: the load sees the store",
                   f"st.shared.u32 [s], a; {form}; ld.shared.u32 d, [s] :: d:u32 <- s:sptr a:u32 "
@@ -376,10 +432,11 @@ def gen_barriers():
 
 
 if __name__ == "__main__":
-    groups = gen_call() + gen_exit() + gen_misc() + gen_barriers()
+    groups = gen_call() + gen_exit() + gen_misc() + gen_barriers() + gen_cp_async_arrive()
     gw.write("control.isa", """
 Control flow and miscellany (PTX ISA §9.7.12.5-7 call, ret, exit; §9.7.13.1 bar.red,
-bar.arrive; §9.7.13.4 membar/fence; §9.7.13.13 griddepcontrol; §9.7.19 brkpt, pmevent, trap,
+bar.arrive, barrier.sync/barrier.red without .aligned from divergent paths; §9.7.13.4
+membar/fence; §9.7.9.25.3.3 cp.async.mbarrier.arrive{.noinc}; §9.7.13.13 griddepcontrol; §9.7.19 brkpt, pmevent, trap,
 setmaxnreg): callees of several parameter and return types, recursion, indirect calls through
 .callprototype and .calltargets, early exit, the trap's fault, hints without visible effect,
 setmaxnreg's operand rules. Values from gen_control.py (host arithmetic and the ISA text).""",
