@@ -215,6 +215,15 @@ def gen_call():
         rows[l] = ([str(a), str(b)], [str(a // b), str(a % b)])
     g.case("", rows)
     gs.append(g)
+    g = Group("two .param return values: refused (ptxas: \"Multiple return parameters require "
+              ".register state space\")",
+              "call (q, m), isa_divmod2, (a, b) :: q:u32 m:u32 <- a:u32 b:u32 "
+              "; rejects must be a .reg one",
+              [".func (.param .u32 q, .param .u32 m) isa_divmod2(.param .u32 a, .param .u32 b) "
+               "{ .reg .u32 %x, %y, %z; ld.param.u32 %x, [a]; ld.param.u32 %y, [b]; "
+               "div.u32 %z, %x, %y; st.param.u32 [q], %z; rem.u32 %z, %x, %y; "
+               "st.param.u32 [m], %z; ret; }"])
+    gs.append(g)
     g = Group("a call without return value: the callee stores v at p (lanes 0-7, one word each)",
               "call isa_store, (p, v) :: <- p:gptr v:u32 ; global 32", [F_VOID])
     rows, words = {}, [R.getrandbits(32) for _ in range(8)]
