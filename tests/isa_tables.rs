@@ -46,6 +46,9 @@ fn main() {
     trials.push(Trial::test("harness/warp_mismatches_reported", || {
         warp_mismatches_reported().map_err(Into::into)
     }));
+    trials.push(Trial::test("harness/outcomes_checked", || {
+        outcomes_checked().map_err(Into::into)
+    }));
     trials.push(Trial::test("harness/warp_table_errors", || {
         warp_table_errors().map_err(Into::into)
     }));
@@ -137,6 +140,20 @@ expect rank 1 0x4: 1
             return Err(format!("'{want}' not reported once per engine:\n{e}"));
         }
     }
+    // Clusters of CTAs of two warps: `R.L` with L up to 63.
+    let wide = "\
+>>> mov.u32 d, %cluster_ctarank; mov.u32 e, %tid.x :: d:u32 e:u32 <- ; warps 2 ; cluster 2
+case
+0.5: -> 0 5
+1.40: -> 1 41
+";
+    let t = harness::parse_file(wide)?;
+    let e = harness::run_warp_groups(&t.warps).err().unwrap_or_default();
+    let want = "(case of line 2, lane 1.40): e = 0x28 (expected 0x29)";
+    if e.matches(want).count() != harness::ENGINES.len() || e.matches("wrong results").count() != 2
+    {
+        return Err(format!("'{want}' not reported once per engine:\n{e}"));
+    }
     let t = harness::parse_file(
         &ranks
             .replace("1.3: 4 -> 0", "1.3: 4 -> 1")
@@ -209,8 +226,8 @@ fn warp_table_errors() -> Result<(), String> {
             "line 1: 'q' points into memory",
         ),
         (
-            ">>> activemask.b32 d :: d:b32 <- ; warps 2 ; cluster 2\ncase\n",
-            "line 1: 'warps N' and 'cluster N' together",
+            ">>> activemask.b32 d :: d:b32 <- ; warps 2 ; cluster 2\ncase\n1.64: -> 1\n",
+            "line 3: bad lane '1.64'",
         ),
         (
             ">>> activemask.b32 d :: d:b32 <- ; cluster 9\ncase\n",
@@ -231,6 +248,18 @@ fn warp_table_errors() -> Result<(), String> {
         (
             ">>> activemask.b32 d :: d:b32 <- ; global 64 ; tensormap dims=32 box=4 elem=u32\ncase\n",
             "line 1: the tensor map's 128 bytes do not fit the global image",
+        ),
+        (
+            ">>> trap :: <- ; rejects trap\ncase\n0: ->\n",
+            "line 1: a 'rejects' group has no cases",
+        ),
+        (
+            ">>> trap :: <- ; fault\ncase\n0: ->\n",
+            "line 1: 'fault' needs the text the error must contain",
+        ),
+        (
+            ">>> call f :: <-\ncase\nfunc .func f() { ret; }\n",
+            "line 3: 'func' after a 'case'",
         ),
         (
             ">>> activemask.b32 d :: d:b32 <- t:tmap ; global 64\ncase\n",
@@ -323,4 +352,52 @@ case
     }
     let t = harness::parse_file(&by_name[..by_name.len() - "case\n0: -> 5\n".len()])?;
     harness::run_warp_groups(&t.warps)
+}
+
+/// `; fault`, `; rejects` and `func` lines: a group whose launch completes where a fault was
+/// expected fails, as does a fault with another report, a module that loads where a rejection
+/// was expected, and a rejection with another message; a called `func` runs.
+fn outcomes_checked() -> Result<(), String> {
+    let must_fail = [
+        (
+            ">>> @p trap :: <- p:pred ; fault trap\ncase\n0: 0 ->\n",
+            "the launch completed; expected a fault containing 'trap'",
+        ),
+        (
+            ">>> @p trap :: <- p:pred ; fault out of bounds\ncase\n0: 1 ->\n",
+            "lacks 'out of bounds'",
+        ),
+        (
+            ">>> setmaxnreg.inc.sync.aligned.u32 32 :: <- ; warps 4 ; rejects multiple of 8\n",
+            "loaded; expected an error containing 'multiple of 8'",
+        ),
+        (
+            ">>> setmaxnreg.inc.sync.aligned.u32 20 :: <- ; warps 4 ; rejects no such text\n",
+            "lacks 'no such text'",
+        ),
+    ];
+    for (text, want) in must_fail {
+        let text = format!(".target sm_90a\n{text}");
+        let t = harness::parse_file(&text)?;
+        match harness::run_warp_groups(&t.warps) {
+            Ok(()) => return Err(format!("passed:\n{text}")),
+            Err(e) if e.matches(want).count() != harness::ENGINES.len() => {
+                return Err(format!("'{want}' not reported once per engine:\n{e}"))
+            }
+            Err(_) => {}
+        }
+    }
+    let call = "\
+>>> call (d), isa_f, (a) :: d:u32 <- a:u32
+func .func (.param .u32 r) isa_f(.param .u32 x) { .reg .u32 %t; ld.param.u32 %t, [x]; add.u32 %t, %t, 5; st.param.u32 [r], %t; ret; }
+case
+0: 1 -> 6
+";
+    let t = harness::parse_file(call)?;
+    harness::run_warp_groups(&t.warps)?;
+    let t = harness::parse_file(&call.replace("-> 6", "-> 7"))?;
+    if harness::run_warp_groups(&t.warps).is_ok() {
+        return Err("a wrong value from a called function passed".into());
+    }
+    Ok(())
 }

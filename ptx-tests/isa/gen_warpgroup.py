@@ -115,6 +115,8 @@ def elem_val(ty, bits):
         return bits - 256 if bits >> 7 else bits
     if ty in ("u8", "b1"):
         return bits
+    if bits == 0:  # a sparse A's zeros (+0 in every float format)
+        return F(0)
     return value(ty, bits)
 
 
@@ -130,15 +132,56 @@ def a_reg_pos(lane, e):  # .f16/.bf16 A from registers, k16
     return 16 * w + l // 4 + 8 * ((e // 2) % 2), 2 * (l % 4) + e % 2 + 8 * (e // 4)
 
 
+def sparse_a(at, k, m=64):
+    """An m x k A (64 by default) with 2:4 sparsity (1:2 for .tf32; PTX ISA §9.7.15.6.1): (the stored 64 x k/2
+    half, the dense A with its zeros, the 4-bit metadata fields of each row's chunks). A
+    chunk's field holds its two non-zero columns (the first in the low 2 bits); .tf32's 1:2
+    pairs are 0b0100 (column 0) or 0b1110 (column 1), as mma.sp's."""
+    csize = 2 if at == "tf32" else 4
+    chunks = k // csize
+    stored = [[rand_elem(at) for _ in range(k // 2)] for _ in range(m)]
+    dense = [[0] * k for _ in range(m)]
+    meta = [[0] * chunks for _ in range(m)]
+    for i in range(m):
+        for c in range(chunks):
+            if csize == 2:
+                col = R.randrange(2)
+                meta[i][c] = 0b1110 if col else 0b0100
+                dense[i][2 * c + col] = stored[i][c]
+                continue
+            i0, i1 = sorted(R.sample(range(4), 2))
+            meta[i][c] = i0 | i1 << 2
+            dense[i][4 * c + i0], dense[i][4 * c + i1] = stored[i][2 * c], stored[i][2 * c + 1]
+    return stored, dense, meta
+
+
+def sp_meta(meta, lane, sel, rnd):
+    """Lane `lane`'s sp-meta register (docs/isa-notes.md "wgmma.mma_async.sp metadata", from
+    §9.7.15.6.1's reference to mma.sp's storage): warp w's rows 16w..16w+15 as mma.sp's m16
+    A: the group g of four lanes holds rows g (bits 0-15) and g + 8 (bits 16-31) in T =
+    chunks/4 of its lanes, 4g + T·sel + j holding chunks 4j..4j+3; other lanes: random."""
+    w, l = lane // 32, lane % 32
+    g, t = l // 4, l % 4
+    T = len(meta[0]) // 4
+    if not T * sel <= t < T * (sel + 1):
+        return rnd.randrange(1 << 32)
+    j = t - T * sel
+    lo = pack(meta[16 * w + g][4 * j:4 * j + 4], 4)
+    hi = pack(meta[16 * w + g + 8][4 * j:4 * j + 4], 4)
+    return lo | hi << 16
+
+
 def wgmma_group(at, bt, acc, k, *, n=8, scale_d=(1, 0), neg_a=False, a_regs=False, x=1,
-                b_mn_major=False, sat=False, op=None, cases=1):
+                b_mn_major=False, sat=False, op=None, cases=1, sp=None):
     m = 64
     ebits = gw.WIDTH[at]
     integer = acc == "s32"
+    # B's 16-byte chunks of K (2 for the dense shapes, 4 for the sparse ones).
+    kchunks = k * ebits // 128
     # A at 0, B at 0x1000 (K-major; LBO/SBO as below); images 1024-aligned for the swizzles.
     if x == 1:
         a_lbo, a_sbo = 1024, 128   # K halves 1024 apart, 8-row groups contiguous
-        b_lbo, b_sbo = 128, 256
+        b_lbo, b_sbo = 128, 128 * kchunks
     else:
         a_lbo, a_sbo = 16, 128 * x  # LBO unused by swizzled K-major layouts
         b_lbo, b_sbo = 16, 128 * x
@@ -146,7 +189,7 @@ def wgmma_group(at, bt, acc, k, *, n=8, scale_d=(1, 0), neg_a=False, a_regs=Fals
         b_lbo, b_sbo = 256, 1024  # K groups of 8 rows 256 apart; N groups of T 1024 apart
     a_off = 0
     b_off = max(0x1000, 8 * 128 * x)  # past A's eight 8-row groups
-    size = b_off + 0x400
+    size = b_off + max(0x400, (n // 8) * b_sbo)
     dt = acc
     shape = f"m64n{n}k{k}"
     nd = n // 2 if acc != "f16" else n // 4
@@ -163,13 +206,20 @@ def wgmma_group(at, bt, acc, k, *, n=8, scale_d=(1, 0), neg_a=False, a_regs=Fals
     else:
         tail = "p, %d, 1" % (-1 if neg_a else 1)
     a_op = "{a0,a1,a2,a3}" if a_regs else "da"
-    ptx = (f"wgmma.fence.sync.aligned; wgmma.mma_async.sync.aligned.{shape}.{typ}{sat_s}{op_s} "
+    if sp is not None:
+        tail = f"e, {sp}, {tail}"
+    sp_s = ".sp" if sp is not None else ""
+    ptx = (f"wgmma.fence.sync.aligned; wgmma.mma_async{sp_s}.sync.aligned.{shape}.{typ}{sat_s}{op_s} "
            f"{{{','.join(ds)}}}, {a_op}, db, {tail}; wgmma.commit_group.sync.aligned; "
            f"wgmma.wait_group.sync.aligned 0")
     ins = ([f"{a}:f16x2" if at == "f16" else f"{a}:bf16x2" for a in names_("a", 4)]
            if a_regs else ["da:sdesc"]) + ["db:sdesc", "p:pred"] + [f"{d}:{dk}" for d in ds]
+    if sp is not None:
+        ins.append("e:b32")
     head = f"{ptx} :: {' '.join(f'{d}:{dk}' for d in ds)} <- {' '.join(ins)} ; shared {size} ; warps 4"
-    what = (f"wgmma {shape} .{typ}{sat_s}{op_s}: A " + ("from registers" if a_regs else "from shared")
+    what = (f"wgmma{sp_s} {shape} .{typ}{sat_s}{op_s}: A "
+            + (f"2:4 sparse (1:2 for .tf32), sp-sel {sp}, its stored half " if sp is not None else "")
+            + ("from registers" if a_regs else "from shared")
             + (", imm-scale-a -1" if neg_a else "") + ({1: "", 2: ", 32-byte swizzle",
                                                          4: ", 64-byte swizzle",
                                                          8: ", 128-byte swizzle"}[x])
@@ -177,7 +227,11 @@ def wgmma_group(at, bt, acc, k, *, n=8, scale_d=(1, 0), neg_a=False, a_regs=Fals
     g = Group(what, head)
     for sd in scale_d:
         for _ in range(cases):
-            A = [[rand_elem(at) for _ in range(k)] for _ in range(m)]
+            if sp is None:
+                A = [[rand_elem(at) for _ in range(k)] for _ in range(m)]
+                A_stored = A
+            else:
+                A_stored, A, meta = sparse_a(at, k)
             B = [[rand_elem(bt) for _ in range(n)] for _ in range(k)]  # K x N
             if integer:
                 C = [[R.randrange(-(1 << 20), 1 << 20) & M32 for _ in range(n)] for _ in range(m)]
@@ -196,7 +250,7 @@ def wgmma_group(at, bt, acc, k, *, n=8, scale_d=(1, 0), neg_a=False, a_regs=Fals
                 D = mma_float(Av, Bv, C0, acc)
             img = bytearray(size)
             if not a_regs:
-                place(img, a_off, A, ebits, a_lbo, a_sbo, x)
+                place(img, a_off, A_stored, ebits, a_lbo, a_sbo, x)
             place(img, b_off, B, ebits, b_lbo, b_sbo, x if not b_mn_major else 1,
                   mn_major=b_mn_major, transpose=True)
             da = desc(a_off, a_lbo, a_sbo, x)
@@ -211,11 +265,13 @@ def wgmma_group(at, bt, acc, k, *, n=8, scale_d=(1, 0), neg_a=False, a_regs=Fals
                 dout = [pack(dout[j:j + per], ew) for j in range(0, len(dout), per)]
                 ins_s = []
                 if a_regs:
-                    el = [A[r][c] for r, c in (a_reg_pos(lane, e) for e in range(8))]
+                    el = [A_stored[r][c] for r, c in (a_reg_pos(lane, e) for e in range(8))]
                     ins_s += [fmt_reg(at + "x2", pack(el[j:j + 2], 16)) for j in range(0, 8, 2)]
                 else:
                     ins_s.append(hx(da, 16))
                 ins_s += [hx(db, 16), str(sd)] + [fmt_reg(dk, v) for v in cin]
+                if sp is not None:
+                    ins_s.append(hx(sp_meta(meta, lane, sp, R)))
                 lanes[lane] = (ins_s, [fmt_reg(dk, v) for v in dout])
             g.case(f"scale-d {sd}" + ("" if sd else " (D = A·B, the d inputs not read)"), lanes,
                    init=image_words(img))
@@ -245,9 +301,33 @@ def gen_wgmma():
         wgmma_group("f16", "f16", "f32", 16, scale_d=(1,), x=8),
         wgmma_group("f16", "f16", "f32", 16, n=16, scale_d=(1,)),
         wgmma_group("f16", "f16", "f16", 16, n=16, scale_d=(1,)),
+        # N > 16 (m64nNk: N = 8..256 by 8; 8-bit integers 8, 16, 24, then by 16).
+        wgmma_group("f16", "f16", "f32", 16, n=24, scale_d=(1,)),
+        wgmma_group("f16", "f16", "f32", 16, n=64, scale_d=(1, 0)),
+        wgmma_group("f16", "f16", "f32", 16, n=256, scale_d=(1,)),
+        wgmma_group("f16", "f16", "f16", 16, n=64, scale_d=(1,)),
+        wgmma_group("f16", "f16", "f32", 16, n=40, scale_d=(1,), a_regs=True),
+        wgmma_group("bf16", "bf16", "f32", 16, n=48, scale_d=(1,)),
+        wgmma_group("tf32", "tf32", "f32", 8, n=64, scale_d=(1,)),
+        wgmma_group("e4m3", "e4m3", "f32", 32, n=128, scale_d=(1,)),
+        wgmma_group("s8", "s8", "s32", 32, n=64, scale_d=(1,), sat=True),
+        wgmma_group("u8", "s8", "s32", 32, n=176, scale_d=(1,)),
+        wgmma_group("f16", "f16", "f32", 16, n=72, scale_d=(1,), x=8),
+        # .sp: A 2:4 sparse (1:2 for .tf32), K doubled.
+        wgmma_group("f16", "f16", "f32", 32, n=16, scale_d=(1, 0), sp=0),
+        wgmma_group("f16", "f16", "f32", 32, n=8, scale_d=(1,), sp=1),
+        wgmma_group("f16", "f16", "f16", 32, n=64, scale_d=(1,), sp=1),
+        wgmma_group("f16", "f16", "f32", 32, n=16, scale_d=(1,), sp=0, a_regs=True),
+        wgmma_group("bf16", "bf16", "f32", 32, n=64, scale_d=(1,), sp=1),
+        wgmma_group("tf32", "tf32", "f32", 16, n=8, scale_d=(1,), sp=0),
+        wgmma_group("tf32", "tf32", "f32", 16, n=32, scale_d=(1,), sp=1),
+        wgmma_group("e4m3", "e5m2", "f32", 64, n=16, scale_d=(1,), sp=0),
+        wgmma_group("s8", "u8", "s32", 64, n=32, scale_d=(1, 0), sp=0),
+        wgmma_group("s8", "s8", "s32", 64, n=16, scale_d=(1,), sp=0, sat=True),
+        wgmma_group("f16", "f16", "f32", 32, n=256, scale_d=(1,), sp=0),
     ]
     write("wgmma.isa", """
-wgmma.mma_async m64n8kK (PTX ISA §9.7.15 "Asynchronous Warpgroup Level Matrix Multiply-
+wgmma.mma_async m64nNkK, N = 8 to 256, and wgmma.mma_async.sp (PTX ISA §9.7.15 "Asynchronous Warpgroup Level Matrix Multiply-
 Accumulate": "Register Fragments and Shared Memory Matrix Layouts" (D fragment, A-in-registers
 fragment, canonical K-/MN-major layouts, swizzle modes), "Matrix Descriptor Format",
 wgmma.mma_async, wgmma.fence/commit_group/wait_group).
@@ -256,7 +336,11 @@ gen_warpgroup.py's canon_addr (the ISA's canonical layouts and swizzles), the de
 start addresses are image offsets (`sdesc`). D = A·B + C on the host: products exact, the
 floating-point sum from C over k = 0, 1, ... with one rounding to nearest even in the
 accumulator type per step (docs/isa-notes.md, "wgmma sum order"; the ISA leaves the order
-unspecified); integer sums exact, wrapped to 32 bits or clamped (.satfinite); .b1 .and.popc.""",
+unspecified); integer sums exact, wrapped to 32 bits or clamped (.satfinite); .b1 .and.popc.
+.sp: A 2:4 sparse (1:2 for .tf32, §9.7.15.6.1), its stored 64 x K/2 half in the image (or
+registers) as a dense A, the sp-meta registers per warp as mma.sp's (sparse_a, sp_meta;
+docs/isa-notes.md "wgmma.mma_async.sp metadata"); the lanes outside sp-sel's pair hold random
+metadata that must not matter.""",
           gs, version="8.7", target="sm_90a")
 
 
@@ -537,6 +621,178 @@ def mma_group(kind, at, bt, acc, m, n, k, enable_d=1, sat=False, ws=False, neg_a
     return g
 
 
+def tmem_meta(kind, meta, sel):
+    """The .sp metadata's words in tensor memory, M = 128 (docs/isa-notes.md "tcgen05.mma.sp
+    metadata layout": §9.7.16.10.8.4 gives it in figures only; this is the reading public
+    sm_100 code writes): {(lane, column offset): word}. .kind::f16 (8 chunks of 4 a row): row
+    r, chunk c at lane 16(r/16) + r%8 + 8(c/4), column `sel`, bits 4(4((r%16)/8) + c%4);
+    .kind::i8/::f8f6f4 (16 chunks): row r in lane r, chunk c at column c/8, bits 4(c%8)."""
+    words = {}
+    for r, row in enumerate(meta):
+        for c, f in enumerate(row):
+            if kind == "f16":
+                key = (16 * (r // 16) + r % 8 + 8 * (c // 4), sel)
+                bit = 4 * (4 * ((r % 16) // 8) + c % 4)
+            else:
+                key = (r, c // 8)
+                bit = 4 * (c % 8)
+            words[key] = words.get(key, 0) | f << bit
+    return words
+
+
+def mma_sp_group(kind, at, bt, acc, n, k, sel=0, enable_d=1, sat=False):
+    """tcgen05.mma.sp.cta_group::1, M = 128 (§9.7.16.10.9.2): A 2:4 sparse (gen_warpgroup's
+    sparse_a), its stored 128 x K/2 half in shared memory as a dense A of K/2 columns; the
+    metadata in tensor memory columns n.. (tmem_meta), the selector in idesc bits 0-1 and bit
+    2 set (sparsity)."""
+    ebits = gw.WIDTH[at]
+    integer = acc == "s32"
+    m = 128
+    kchunks = k * ebits // 128  # B's 16-byte chunks of K
+    a_lbo, a_sbo = 0x1000, 0x80
+    b_lbo, b_sbo = max(0x200, (n // 8) * 0x80), 0x80
+    a_off, b_off = 0x400, 0x2000 + 0x400
+    size = b_off + kchunks * b_lbo
+    nbg = 1 << (n + 2 - 1).bit_length()  # D's n columns, the metadata's, a background
+    dfmt = {"f16": 0, "f32": 1, "s32": 2}[acc]
+    idv = idesc(dfmt, at, bt, m, n, sat) | 1 << 2 | sel
+    op = (f"add.u32 tm, ta, {n}; "
+          f"@q tcgen05.mma.sp.cta_group::1.kind::{kind} [ta], da, db, [tm], id, pe")
+    head = cta_head(op, max(32, nbg), nbg, ["da:sdesc", "db:sdesc", "id:b32", "pe:pred"], size,
+                    regs=" tm:b32")
+    g = Group(f"tcgen05.mma.sp.cta_group::1.kind::{kind} M=128 N={n} K={k}, {at} x {bt} -> {acc}"
+              + (" .satfinite" if sat else "") + f", selector {sel}, enable-input-d {enable_d}:"
+              " A 2:4 sparse, its metadata in tensor memory at column N (thread 0; commit; D and"
+              " the metadata read back with .32x32b)", head)
+    A_stored, A, meta = sparse_a(at, k, m)
+    B = [[rand_elem(bt) for _ in range(n)] for _ in range(k)]
+    if integer:
+        C = [[R.randrange(-(1 << 20), 1 << 20) & M32 for _ in range(n)] for _ in range(m)]
+        if sat:
+            C[0][0], C[1][1] = 0x7FFFFFF0, 0x80000010
+        Cv = [[(c - (1 << 32) if c >> 31 else c) if enable_d else 0 for c in row] for row in C]
+        D = mma_int([[elem_val(at, v) for v in row] for row in A],
+                    [[elem_val(bt, v) for v in row] for row in B], Cv, sat)
+    else:
+        C = [[gw.rand_float("f32", -1, 4) for _ in range(n)] for _ in range(m)]
+        D = mma_float([[elem_val(at, v) for v in row] for row in A],
+                      [[elem_val(bt, v) for v in row] for row in B],
+                      C if enable_d else [[0] * n for _ in range(m)], acc)
+    img = bytearray(size)
+    place(img, a_off, A_stored, ebits, a_lbo, a_sbo)
+    place(img, b_off, B, ebits, b_lbo, b_sbo, transpose=True)
+    bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
+    for (lane, col), word in tmem_meta(kind, meta, sel).items():
+        bg[lane][n + col] = word
+    tm = [row[:] for row in bg]
+    for r in range(m):
+        bg[r][:n] = C[r][:]
+        tm[r][:n] = D[r][:]
+    da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
+    lanes = {l: (cta_lane_ins(l) + [hx(da, 16), hx(db, 16), hx(idv), str(enable_d)]
+                 + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]]) for l in range(128)}
+    g.case("random inputs", lanes, init=image_words(img), expect={0: ["*"] * 4})
+    return g
+
+
+def pair_snippet(op, ncols, nbg):
+    """A CTA pair (cluster of 2, 4 warps each) around tensor memory with .cta_group::2: warp 0
+    of each CTA allocates (the same columns in both), every warp writes its lanes' background,
+    rank 0's thread 0 (q) issues the operation and commits to rank 0's mbarrier, rank 0 (z)
+    waits for it, cluster barriers order the rest; every thread reads its lanes back."""
+    sync = ("tcgen05.fence::before_thread_sync; barrier.cluster.arrive; barrier.cluster.wait; "
+            "tcgen05.fence::after_thread_sync")
+    return (f"@w0 tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [s], {ncols}; "
+            f"@q mbarrier.init.shared::cta.b64 [mb], 1; {sync}; "
+            f"ld.shared.b32 ta, [s]; add.u32 tb, ta, lw; "
+            f"tcgen05.st.sync.aligned.32x32b.x{nbg}.b32 [tb], {regs_list('b', nbg)}; "
+            f"tcgen05.wait::st.sync.aligned; {sync}; "
+            f"{op}; "
+            f"@q tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.b64 [mb]; "
+            f"@!z bra ISA_DONE; "
+            f"ISA_WAIT: mbarrier.try_wait.parity.shared::cta.b64 pw, [mb], 0; @!pw bra ISA_WAIT; "
+            f"ISA_DONE: {sync}; "
+            f"tcgen05.ld.sync.aligned.32x32b.x{nbg}.b32 {regs_list('o', nbg)}, [tb]; "
+            f"tcgen05.wait::ld.sync.aligned; {sync}; "
+            f"@w0 tcgen05.dealloc.cta_group::2.sync.aligned.b32 ta, {ncols}; "
+            f"@w0 tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned")
+
+
+def mma_pair_group(kind, at, bt, acc, m, n, k, enable_d=1, sat=False):
+    """tcgen05.mma.cta_group::2 over a CTA pair (docs/coverage.md's tcgen05.mma row and
+    docs/isa-notes.md ".cta_group::2", the ISA's figures as read there): one M x K by K x N
+    multiply; rank h holds rows h·M/2.. of A and D and columns h·N/2.. of B at the same
+    descriptors' offsets of its own shared memory; its half of D in its own tensor memory, Layout
+    A (M = 256: local row r in lane r) or Layout B (M = 128: local row r, column j in lane
+    r + 64·(j / (N/2)), column j % (N/2))."""
+    ebits = gw.WIDTH[at]
+    integer = acc == "s32"
+    mh, nh = m // 2, n // 2
+    kchunks = k * ebits // 128
+    a_lbo, a_sbo = 0x1000, 0x80
+    b_lbo, b_sbo = max(0x200, (nh // 8) * 0x80), 0x80
+    a_off, b_off = 0x400, 0x2000 + 0x400
+    size = b_off + kchunks * b_lbo
+    cols = n if m == 256 else nh  # D's columns in each CTA's tensor memory
+    nbg = max(16, 1 << (cols - 1).bit_length())
+    dfmt = {"f16": 0, "f32": 1, "s32": 2}[acc]
+    idv = idesc(dfmt, at, bt, m, n, sat)
+    op = f"@q tcgen05.mma.cta_group::2.kind::{kind} [ta], da, db, id, pe"
+    head = (pair_snippet(op, max(32, nbg), nbg) + " :: " + " ".join(f"o{j}:b32" for j in range(nbg))
+            + " <- s:sptr mb:sptr w0:pred q:pred z:pred lw:u32 da:sdesc db:sdesc id:b32 pe:pred "
+            + " ".join(f"b{j}:b32" for j in range(nbg))
+            + f" ; shared {size} ; warps 4 ; cluster 2 ; regs ta:b32 tb:b32 pw:pred")
+    g = Group(f"tcgen05.mma.cta_group::2.kind::{kind} M={m} N={n} K={k}, {at} x {bt} -> {acc}"
+              + (" .satfinite" if sat else "") + f", enable-input-d {enable_d}: a CTA pair, "
+              "each CTA's half of A, B and D (rank 0's thread 0 issues; D read back in both CTAs "
+              "with .32x32b)", head)
+    A = [[rand_elem(at) for _ in range(k)] for _ in range(m)]
+    B = [[rand_elem(bt) for _ in range(n)] for _ in range(k)]
+    if integer:
+        C = [[R.randrange(-(1 << 20), 1 << 20) & M32 for _ in range(n)] for _ in range(m)]
+        if sat:
+            C[0][0], C[m - 1][n - 1] = 0x7FFFFFF0, 0x80000010
+        Cv = [[(c - (1 << 32) if c >> 31 else c) if enable_d else 0 for c in row] for row in C]
+        D = mma_int([[elem_val(at, v) for v in row] for row in A],
+                    [[elem_val(bt, v) for v in row] for row in B], Cv, sat)
+    else:
+        C = [[gw.rand_float("f32", -1, 4) for _ in range(n)] for _ in range(m)]
+        D = mma_float([[elem_val(at, v) for v in row] for row in A],
+                      [[elem_val(bt, v) for v in row] for row in B],
+                      C if enable_d else [[0] * n for _ in range(m)], acc)
+    da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
+    lanes, init = {}, {}
+    for h in range(2):
+        img = bytearray(size)
+        place(img, a_off, A[h * mh:(h + 1) * mh], ebits, a_lbo, a_sbo)
+        place(img, b_off, [row[h * nh:(h + 1) * nh] for row in B], ebits, b_lbo, b_sbo,
+              transpose=True)
+        for off, ws in image_words(img).items():
+            init[f"rank {h} {off:#x}"] = ws
+        bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
+        tm = [row[:] for row in bg]
+        for r in range(mh):
+            for j in range(n):
+                lane, col = (r, j) if m == 256 else (r + 64 * (j // nh), j % nh)
+                bg[lane][col] = C[h * mh + r][j]
+                tm[lane][col] = D[h * mh + r][j]
+        for l in range(128):
+            w = l // 32
+            ins = ["0x0", "0x8", str(int(w == 0)), str(int(h == 0 and l == 0)), str(int(h == 0)),
+                   hx((32 * w) << 16), hx(da, 16), hx(db, 16), hx(idv), str(enable_d)]
+            lanes[Lane2(128 * h + l)] = (ins + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]])
+    g.case("random inputs", lanes, init=init,
+           expect={f"rank {h} 0x0": ["*"] * 4 for h in range(2)})
+    return g
+
+
+class Lane2(int):
+    """A lane row's key in a cluster of CTAs of 128 threads: prints as `rank.lane`."""
+
+    def __format__(self, spec):
+        return f"{self // 128}.{self % 128}"
+
+
 def mx_group():
     """.kind::mxf8f6f4.block_scale.scale_vec::1X, M = 128, N = 16, K = 32, e4m3 x e4m3, ue8m0
     scale factors (2^(e - 127)) in tensor memory: row i of A's factor at lane i % 32 of every
@@ -619,6 +875,19 @@ def gen_tcgen05():
         mma_group("f8f6f4", "e4m3", "e5m2", "f32", 128, 16, 32),
         mma_group("f16", "f16", "f16", "f32", 128, 64, 16, ws=True),
         mx_group(),
+        mma_sp_group("f16", "f16", "f16", "f32", 16, 32, sel=0),
+        mma_sp_group("f16", "bf16", "bf16", "f32", 32, 32, sel=1),
+        mma_sp_group("f16", "f16", "f16", "f32", 16, 32, sel=1, enable_d=0),
+        mma_sp_group("i8", "s8", "u8", "s32", 16, 64),
+        mma_sp_group("i8", "s8", "s8", "s32", 32, 64, sat=True),
+        mma_sp_group("f8f6f4", "e4m3", "e5m2", "f32", 16, 64),
+        mma_pair_group("f16", "f16", "f16", "f32", 256, 32, 16),
+        mma_pair_group("f16", "bf16", "bf16", "f32", 256, 64, 16, enable_d=0),
+        mma_pair_group("f16", "f16", "f16", "f32", 128, 32, 16),
+        mma_pair_group("tf32", "tf32", "tf32", "f32", 256, 16, 8),
+        mma_pair_group("i8", "s8", "u8", "s32", 256, 32, 32),
+        mma_pair_group("i8", "s8", "s8", "s32", 128, 64, 32, sat=True),
+        mma_pair_group("f8f6f4", "e4m3", "e5m2", "f32", 128, 64, 32),
     ]
     write("tcgen05.isa", """
 tcgen05 (PTX ISA §9.7.16 "TensorCore 5th Generation Family Instructions": §9.7.16.7.1
@@ -638,6 +907,11 @@ K-major canonical layout of 1-byte elements (gen_warpgroup.py's canon_addr, tc_d
 tcgen05 descriptor with bits 46-48 = 0b001); §9.7.16.10 tcgen05.mma: the instruction
 descriptor table (idesc), the D data-path layouts of §9.7.16.10.5 (M = 128 Layout D, M = 64
 Layout F), block scaling §9.7.16.10.7 (scale factors' lanes/columns per docs/isa-notes.md);
+§9.7.16.10.9.2 tcgen05.mma.sp, M = 128: a 2:4 sparse A (sparse_a), its metadata in tensor
+memory as docs/isa-notes.md reads the figures of §9.7.16.10.8.4 (tmem_meta: the layout public
+sm_100 code writes; the ISA gives it in figures only), the selector in idesc bits 0-1;
+.cta_group::2 (§9.7.16.5): a cluster of two 4-warp CTAs, one multiply whose A, B and D halves
+each CTA holds (mma_pair_group; docs/isa-notes.md ".cta_group::2": Layouts A and B);
 tcgen05.commit arriving on an mbarrier that every thread waits on. 4-warp
 groups: warp 0 allocates, thread 0 issues; D = A·B + C as in wgmma.isa (products exact, one
 rounding per k ascending, docs/isa-notes.md).""",
@@ -667,6 +941,11 @@ class Mbar:
         self.pending -= a
         self._check()
         return token
+
+    def arrive_drop(self, a=1):
+        # "the expected arrival count ... is decremented by count", then the arrive-on.
+        self.c -= a
+        return self.arrive(a)
 
     def expect_tx(self, n):
         self.tx += n
@@ -773,13 +1052,161 @@ def gen_mbarrier():
         g.case(f"count {c}", {l: (["0x8", str(int(l == 0)), str(c)], [str(b.parity_done(0))])
                               for l in range(64)}, expect={0x8: ["*", "*"]})
     gs.append(g)
+    gs += mbarrier_sem_scope()
+    gs += mbarrier_cluster()
     write("mbarrier.isa", """
 mbarrier (PTX ISA §9.7.13.15 "Parallel Synchronization and Communication Instructions:
 mbarrier": init, arrive (with a count), arrive.expect_tx, expect_tx, complete_tx, test_wait and
 try_wait (state token and .parity), pending_count, inval), the forms memory.isa does not hold.
 Results from the ISA's phase state machine (gen_warpgroup.py's Mbar: pending arrivals,
 tx-count, phase; a token is the state before its arrive-on); the object's words are opaque
-('*').""", gs, version="8.0", target="sm_90")
+('*'). The .release/.relaxed and .acquire/.relaxed forms with .cta and .cluster scope (a
+memory-ordering qualifier changes no count), and arrivals, expect-tx and complete-tx on another
+CTA's object through .shared::cluster in clusters of 2 and 4.""", gs, version="8.6", target="sm_90")
+
+
+def mbarrier_sem_scope():
+    """The memory-ordering and scope qualifiers (PTX ISA 8.0 .release/.acquire with .cta and
+    .cluster; 8.6 .relaxed): the same phase state machine, one thread."""
+    gs = []
+    combos = [(".release.cta", ".acquire.cta"), (".release.cluster", ".acquire.cluster"),
+              (".relaxed.cta", ".relaxed.cluster"), (".relaxed.cluster", ".acquire.cta"),
+              ("", ".relaxed.cta")]
+    for arr, wait in combos:
+        mb = "mbarrier.{}%s.shared::cta.b64"
+        g = Group(f"arrive{arr}, arrive_drop{arr} (lowering the later phases' count), "
+                  f"test_wait{wait} with the first token, try_wait.parity{wait} of phases 0 and "
+                  "1 after a second round of arrivals (lane 0 alone)",
+                  f"{MB.format('init')} [m], c; {(mb % arr).format('arrive')} t1, [m], a; "
+                  f"mbarrier.pending_count.b64 n1, t1; {(mb % arr).format('arrive_drop')} t2, [m], b; "
+                  f"mbarrier.pending_count.b64 n2, t2; {(mb % wait).format('test_wait')} p0, [m], t1; "
+                  f"{(mb % arr).format('arrive')} t3, [m], e; mbarrier.pending_count.b64 n3, t3; "
+                  f"{(mb % wait).format('try_wait.parity')} p1, [m], 0; "
+                  f"{(mb % wait).format('try_wait.parity')} p2, [m], 1"
+                  " :: n1:u32 n2:u32 n3:u32 p0:pred p1:pred p2:pred <- m:sptr c:u32 a:u32 b:u32 e:u32"
+                  " ; shared 16 ; regs t1:b64 t2:b64 t3:b64")
+        for c, a, b, e in [(5, 2, 3, 1), (5, 1, 1, 3), (6, 2, 2, 1), (4, 4, 1, 3), (9, 3, 6, 3)]:
+            if a + b > c:
+                continue
+            m = Mbar(c)
+            t1 = m.arrive(a)
+            t2 = m.arrive_drop(b)
+            p0 = m.token_done(t1)
+            if e > m.pending:
+                continue
+            t3 = m.arrive(e)
+            g.case(f"count {c}, arrive {a}, drop {b}, arrive {e}",
+                   {0: (["0x8", str(c), str(a), str(b), str(e)],
+                        [str(t1[1]), str(t2[1]), str(t3[1]), str(p0), str(m.parity_done(0)),
+                         str(m.parity_done(1))])}, expect={0x8: ["*", "*"]})
+        gs.append(g)
+    for sem in (".relaxed.cta", ".relaxed.cluster"):
+        g = Group(f"expect_tx{sem}, complete_tx{sem}, arrive.expect_tx.release"
+                  f"{sem[8:]}: phase 0 completes when the arrival and the tx-count both reach 0",
+                  f"{MB.format('init')} [m], 1; mbarrier.expect_tx{sem}.shared::cta.b64 [m], n; "
+                  f"mbarrier.arrive.expect_tx.release{sem[8:]}.shared::cta.b64 t, [m], x; "
+                  f"mbarrier.complete_tx{sem}.shared::cta.b64 [m], c; "
+                  f"mbarrier.test_wait.parity.acquire{sem[8:]}.shared::cta.b64 p0, [m], 0; "
+                  f"mbarrier.complete_tx{sem}.shared::cta.b64 [m], d; "
+                  f"mbarrier.test_wait.parity{sem}.shared::cta.b64 p1, [m], 0"
+                  " :: p0:pred p1:pred <- m:sptr n:u32 x:u32 c:u32 d:u32 ; shared 16 ; regs t:b64")
+        for n, x, c, d in [(16, 16, 32, 0), (16, 16, 16, 16), (0, 64, 32, 32), (8, 0, 8, 0)]:
+            m = Mbar(1)
+            m.expect_tx(n)
+            m.expect_tx(x)
+            m.arrive()
+            m.complete_tx(c)
+            p0 = m.parity_done(0)
+            m.complete_tx(d)
+            g.case(f"expect {n} + {x}, complete {c} + {d}",
+                   {0: (["0x0", str(n), str(x), str(c), str(d)], [str(p0), str(m.parity_done(0))])},
+                   expect={0: ["*", "*"]})
+        gs.append(g)
+    return gs
+
+
+class Lane(int):
+    """A cluster lane row's key: sorts as 32·rank + lane, prints as `rank.lane`."""
+
+    def __format__(self, spec):
+        return f"{self // 32}.{self % 32}"
+
+
+def mbarrier_cluster():
+    """Remote arrive-on operations: a thread of any CTA of the cluster arrives on rank 0's
+    object through its .shared::cluster address (mapa), with .release.cluster; then each rank's
+    lane 0 arrives once on its own object (.relaxed.cluster), and every thread tests its own
+    CTA's object with .acquire.cluster (rank 0's: the arrivals of the whole cluster and its lane
+    0's; the others': their lane 0's alone)."""
+    gs = []
+    sync = "barrier.cluster.arrive.aligned; barrier.cluster.wait.aligned"
+    for n in (2, 4):
+        for op, extra in [("arrive", ""), ("arrive_drop", ""), ("arrive", ", k"),
+                          ("arrive_drop", ", k")]:
+            head = (f"@z mbarrier.init.shared::cta.b64 [m], c; fence.mbarrier_init.release.cluster; "
+                    f"{sync}; mapa.shared::cluster.u32 r, m, 0; "
+                    f"@y mbarrier.{op}.release.cluster.shared::cluster.b64 _, [r]{extra}; {sync}; "
+                    "@z mbarrier.arrive.relaxed.cluster.shared::cta.b64 t, [m]; "
+                    f"{sync}; mbarrier.test_wait.parity.acquire.cluster.shared::cta.b64 p0, [m], 0; "
+                    "mbarrier.try_wait.parity.relaxed.cluster.shared::cta.b64 p1, [m], 1"
+                    " :: p0:pred p1:pred <- z:pred y:pred m:sptr c:u32"
+                    + (" k:u32" if extra else "")
+                    + f" ; shared 16 ; cluster {n} ; regs r:u32 t:b64")
+            g = Group(f"{op}.release.cluster.shared::cluster{' with a count' if extra else ''} "
+                      f"from lanes of every rank of a cluster of {n} on rank 0's mbarrier (count "
+                      "c), then one arrival of each rank's lane 0 on its own; each rank tests "
+                      "its object's phases 0 and 1", head)
+            for dens in (0.25, 0.5, 1.0):
+                ys = {(r, l): R.random() < dens for r in range(n) for l in range(32)}
+                ks = {key: (R.randrange(1, 4) if extra else 1) for key in ys}
+                total = sum(ks[key] for key in ys if ys[key])
+                for c in (total + 1, total + 2):
+                    objs = [Mbar(c) for _ in range(n)]
+                    for key in sorted(ys):
+                        if ys[key]:
+                            if op == "arrive_drop":
+                                objs[0].arrive_drop(ks[key])
+                            else:
+                                objs[0].arrive(ks[key])
+                    for o in objs:
+                        o.arrive()
+                    rows = {}
+                    for (r, l), y in ys.items():
+                        ins = [str(int(l == 0)), str(int(y)), "0x8", str(c)]
+                        if extra:
+                            ins.append(str(ks[(r, l)]))
+                        rows[Lane(32 * r + l)] = (ins, [str(objs[r].parity_done(0)),
+                                                        str(objs[r].parity_done(1))])
+                    g.case(f"{sum(ys.values())} arriving lanes, count {c}", rows,
+                           expect={f"rank {r} 0x8": ["*", "*"] for r in range(n)})
+            gs.append(g)
+    g = Group("expect_tx.relaxed.cluster and complete_tx.relaxed.cluster on rank 0's object from "
+              "rank 1 (.shared::cluster), each rank's lane 0 the one arrival on its own: phase 0 "
+              "completes when the tx-count is back to 0",
+              f"@z mbarrier.init.shared::cta.b64 [m], 1; fence.mbarrier_init.release.cluster; "
+              f"{sync}; mapa.shared::cluster.u32 r, m, 0; "
+              "@y mbarrier.expect_tx.relaxed.cluster.shared::cluster.b64 [r], n; "
+              f"{sync}; @y mbarrier.complete_tx.relaxed.cluster.shared::cluster.b64 [r], x; "
+              "@z mbarrier.arrive.release.cluster.shared::cta.b64 t, [m]; "
+              f"{sync}; mbarrier.test_wait.parity.acquire.cluster.shared::cta.b64 p0, [m], 0"
+              " :: p0:pred <- z:pred y:pred m:sptr n:u32 x:u32 ; shared 16 ; cluster 2"
+              " ; regs r:u32 t:b64")
+    for n, x in [(64, 64), (64, 32), (0, 0), (100, 100)]:
+        objs = [Mbar(1), Mbar(1)]
+        objs[0].expect_tx(n)
+        objs[0].complete_tx(x)
+        for o in objs:
+            o.arrive()
+        rows = {}
+        for r in range(2):
+            for l in range(32):
+                y = r == 1 and l == 0
+                rows[Lane(32 * r + l)] = ([str(int(l == 0)), str(int(y)), "0x8", str(n), str(x)],
+                                          [str(objs[r].parity_done(0))])
+        g.case(f"expect {n}, complete {x}", rows,
+               expect={f"rank {r} 0x8": ["*", "*"] for r in range(2)})
+    gs.append(g)
+    return gs
 
 
 if __name__ == "__main__":

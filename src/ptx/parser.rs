@@ -585,6 +585,20 @@ impl<'a> Parser<'a> {
             returns = self.param_list(&format!("return parameter list of '{kw}'"))?;
         }
         let name = self.expect_ident(&format!("a function name after '{kw}'"))?;
+        // ptxas: "Multiple return parameters require .register state space" (one `.param`
+        // return value is the ABI's; several are `.reg` ones).
+        if returns.len() > 1 {
+            if let Some(p) = returns.iter().find(|p| p.space == StateSpace::Param) {
+                return Err(ParseError::new(
+                    format!(
+                        "function '{}' has several return parameters, so '{}' must be a .reg \
+                         one, not .param (as ptxas requires)",
+                        name.name, p.name.name
+                    ),
+                    p.span,
+                ));
+            }
+        }
         let mut params = Vec::new();
         if self.is_punct(b'(') {
             params = self.param_list(&format!("parameter list of function '{}'", name.name))?;

@@ -1,6 +1,6 @@
 //! Warp groups run as thread block clusters (`; cluster N`): the cluster size, rank-qualified
-//! lane rows (`R.L:`) and image lines (`init rank R …`), the cluster barriers around the PTX
-//! and the cluster launch.
+//! lane rows (`R.L:`, L below the CTA's `32·warps` threads) and image lines (`init rank R …`),
+//! the cluster barriers around the PTX and the cluster launch.
 
 use ptxjit::host::LaunchOptions;
 
@@ -12,22 +12,24 @@ pub fn size(n: &str) -> Option<usize> {
     n.trim().parse().ok().filter(|n| (1..=MAX).contains(n))
 }
 
-/// A lane row's index among a case's `32·cluster` lanes: `L` (rank 0) or `R.L`.
-pub fn lane_index(s: &str, cluster: usize) -> Option<usize> {
+/// A lane row's index among a case's `per·cluster` lanes (`per`: the threads of each CTA,
+/// 32 a warp): `L` (rank 0) or `R.L`.
+pub fn lane_index(s: &str, cluster: usize, per: usize) -> Option<usize> {
     let (rank, lane) = match s.split_once('.') {
         Some((r, l)) => (r.parse::<usize>().ok()?, l),
         None => (0, s),
     };
     let lane = lane.parse::<usize>().ok()?;
-    (rank < cluster && lane < 32).then_some(32 * rank + lane)
+    (rank < cluster && lane < per).then_some(per * rank + lane)
 }
 
-/// How a failure names lane index `i`: `L` without clusters, `R.L` with them.
-pub fn lane_name(i: usize, cluster: usize) -> String {
+/// How a failure names lane index `i` of CTAs of `per` threads: `L` without clusters, `R.L`
+/// with them.
+pub fn lane_name(i: usize, cluster: usize, per: usize) -> String {
     if cluster == 1 {
         i.to_string()
     } else {
-        format!("{}.{}", i / 32, i % 32)
+        format!("{}.{}", i / per, i % per)
     }
 }
 

@@ -58,12 +58,18 @@
 //! whose start-address field holds an offset into the `.shared` image; `tcgen05` snippets
 //! allocate their own tensor memory.
 //!
-//! A clause `; cluster N` (N = 1..8; not with `; warps N`) runs each case as a thread block cluster of N CTAs of one
-//! warp each (a cluster launch, `.target sm_90` or later): each CTA has its own images, and
-//! the lines `R.L: inputs -> outputs` (R = 0..N-1; `L:` alone is rank 0) and `init rank R …`,
+//! A clause `; cluster N` (N = 1..8) runs each case as a thread block cluster of N CTAs of one
+//! warp each, or of `; warps W` warps each (a cluster launch, `.target sm_90` or later): each
+//! CTA has its own images, and the lines `R.L: inputs -> outputs` (R = 0..N-1, L = 0..32·W-1;
+//! `L:` alone is rank 0) and `init rank R …`,
 //! `expect rank R …` give rank R's lanes and words. All ranks copy their images in before any
 //! runs the PTX, and finish it before any copies out (cluster barriers around the PTX), so the
 //! PTX may read and write other ranks' shared memory (`mapa`, `.shared::cluster`).
+//!
+//! Control clauses (`tests/isa/control.rs`): a line `func TEXT` before the first `case` puts
+//! module-level PTX (a `.func` the snippet calls) before the kernel; `; fault TEXT` expects the
+//! launch to fault with a report containing TEXT (nothing else checked); `; rejects TEXT`
+//! expects the module to fail to load with an error containing TEXT (a group without cases).
 //!
 //! A clause `; tensormap dims=D0,D1,… box=B0,B1,… swizzle=none|32|64|128 elem=u8|u16|u32|s32|
 //! u64|s64|f16|f32|f64|bf16|b4x16` (b4x16: the packed 4-bit type, `CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B`) describes the case's global image as a packed row-major tensor (dimension 0
@@ -94,6 +100,8 @@ pub const ENGINES: &[Engine] = &[Engine::Jit, Engine::Interp];
 mod cluster;
 #[path = "texture.rs"]
 mod texture;
+#[path = "control.rs"]
+pub mod control;
 #[path = "tma.rs"]
 mod tma;
 
@@ -470,9 +478,7 @@ pub fn parse_file(text: &str) -> Result<Table, String> {
         g.rows.push(Row { ins, outs, line });
     }
     for w in &warps {
-        if w.cases.is_empty() {
-            return Err(format!("line {}: warp group without cases", w.line));
-        }
+        control::check_cases(w)?;
     }
     Ok(Table { groups, warps })
 }
@@ -893,6 +899,10 @@ pub struct WarpGroup {
     pub warps: usize,
     /// Textures, samplers and surfaces over each case's global image (`; texture …`).
     pub objects: Vec<texture::ObjSpec>,
+    /// Module-level PTX before the kernel (`func` lines: [`control`]).
+    pub funcs: Vec<String>,
+    /// What the launch must do (`; fault TEXT`, `; rejects TEXT`: [`control`]).
+    pub outcome: control::Outcome,
 }
 
 fn parse_warp_header(
@@ -912,9 +922,14 @@ fn parse_warp_header(
     let mut cluster = 1;
     let mut tensormap = None;
     let mut objects = vec![];
+    let mut outcome = control::Outcome::Runs;
     for m in clauses.map(str::trim) {
         if let Some(o) = texture::clause(m, line)? {
             objects.push(o);
+            continue;
+        }
+        if let Some(o) = control::outcome_clause(m, line)? {
+            outcome = o;
             continue;
         }
         if let Some(n) = crate::warpgroup::warps_clause(m, line)? {
@@ -969,11 +984,6 @@ fn parse_warp_header(
             .ok_or_else(|| format!("line {line}: memory bytes '{bytes}' (a multiple of 4)"))?
             as usize;
     }
-    if warps > 1 && cluster > 1 {
-        return Err(format!(
-            "line {line}: 'warps N' and 'cluster N' together (a cluster's CTAs have one warp)"
-        ));
-    }
     let (outs, ins) = sig
         .split_once("<-")
         .ok_or_else(|| format!("line {line}: signature needs '<-'"))?;
@@ -1017,6 +1027,8 @@ fn parse_warp_header(
         target: target.to_string(),
         warps,
         objects,
+        funcs: vec![],
+        outcome,
     })
 }
 
@@ -1080,6 +1092,13 @@ impl WarpGroup {
 
 fn parse_warp_line(w: &mut WarpGroup, l: &str, line: usize) -> Result<(), String> {
     let bytes = w.case_bytes() * w.cluster;
+    if let Some(f) = control::func_line(l) {
+        if !w.cases.is_empty() {
+            return Err(format!("line {line}: 'func' after a 'case'"));
+        }
+        w.funcs.push(f.to_string());
+        return Ok(());
+    }
     if l == "case" || l.starts_with("case ") {
         w.cases.push(WarpCase {
             line,
@@ -1148,7 +1167,7 @@ fn parse_warp_line(w: &mut WarpGroup, l: &str, line: usize) -> Result<(), String
         .split_once(':')
         .ok_or_else(|| format!("line {line}: lane row 'L: inputs -> outputs'"))?;
     let lane = if w.cluster > 1 {
-        cluster::lane_index(lane.trim(), w.cluster)
+        cluster::lane_index(lane.trim(), w.cluster, 32 * w.warps)
     } else {
         lane.trim()
             .parse::<usize>()
@@ -1187,6 +1206,7 @@ pub fn warp_kernel_ptx(w: &WarpGroup) -> String {
         s += &format!(".shared .align {align} .b8 isa_smem[{}];\n", w.shared);
     }
     s += &texture::declarations(&w.objects);
+    s += &control::funcs_ptx(w);
     s += ".visible .entry isa_warp(.param .u64 pin, .param .u64 pout, .param .u64 pmem)\n{\n\
          .reg .pred %isa_p, %isa_skip;\n.reg .u16 %isa_h;\n\
          .reg .u32 %isa_lane, %isa_row, %isa_i, %isa_w, %isa_s, %isa_t;\n\
@@ -1316,9 +1336,11 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
         std::fs::write(&path, &ptx).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     let mut ctx = Context::new();
-    let m = ctx
-        .load_module(&ptx, "isa_warp.ptx", engine)
-        .map_err(|e| format!("`{}` (table line {}): {e}\n{ptx}", w.ptx, w.line))?;
+    let loaded = ctx.load_module(&ptx, "isa_warp.ptx", engine);
+    if control::check_load(w, &loaded, engine)? {
+        return Ok(());
+    }
+    let m = loaded.map_err(|e| format!("`{}` (table line {}): {e}\n{ptx}", w.ptx, w.line))?;
     let k = m.kernel("isa_warp").map_err(|e| e.to_string())?;
     // CTA c·N + r runs rank r of case c (N = the cluster size): its rows and image are the
     // case's rank r ones.
@@ -1395,7 +1417,7 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
         block: [lanes as u32, 1, 1],
         shared_bytes: 0,
     };
-    ctx.launch(
+    let launched = ctx.launch(
         &k,
         dims,
         &[
@@ -1404,8 +1426,10 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
             KernelArg::Ptr(dmem),
         ],
         &cluster::launch_options(w.cluster),
-    )
-    .map_err(|e| format!("`{}` on {engine} (table line {}): {e}", w.ptx, w.line))?;
+    );
+    if control::check_launch(w, launched, engine)? {
+        return Ok(());
+    }
     let mut outb = vec![0u8; n * lanes * no * 8];
     ctx.copy_dtoh(&mut outb, dout).map_err(|e| e.to_string())?;
     ctx.copy_dtoh(&mut memb, dmem).map_err(|e| e.to_string())?;
@@ -1434,7 +1458,7 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
                         "  line {} (case of line {}, lane {}): {name} = {} (expected {want})",
                         row.line,
                         case.line,
-                        cluster::lane_name(lane, w.cluster),
+                        cluster::lane_name(lane, w.cluster, 32 * w.warps),
                         show(*ty, got)
                     ));
                 }
