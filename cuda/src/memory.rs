@@ -60,7 +60,7 @@ pub(crate) fn sync_call(what: &str) -> DrvResult {
     })
 }
 
-fn alloc(d: &mut Driver, bytes: usize, label: &str) -> Result<u64, Fail> {
+pub(crate) fn alloc(d: &mut Driver, bytes: usize, label: &str) -> Result<u64, Fail> {
     if bytes == 0 {
         return Err(Fail::new(
             CUDA_ERROR_INVALID_VALUE,
@@ -260,8 +260,12 @@ exports! { cuMemHostGetDevicePointer_v2 => fn(dptr: *mut CUdeviceptr, p: *mut c_
         // wherever inside the allocation the pointer is.
         match d.host_allocs.range(..=p).next_back() {
             Some((&start, &(size, _))) if p < start + size.max(1) => Ok(p),
-            // A range registered with CU_MEMHOSTREGISTER_DEVICEMAP: its shadow.
-            _ => crate::registered::device_of_host(d, p).ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{p:#x} is not mapped host memory (from cuMemHostAlloc, or registered with CU_MEMHOSTREGISTER_DEVICEMAP)"))),
+            // A registered range: its shadow, made now for one registered without
+            // CU_MEMHOSTREGISTER_DEVICEMAP (see `registered::map_on_request`).
+            _ => crate::registered::device_of_host(d, p)
+                .map(Ok)
+                .or_else(|| crate::registered::map_on_request(d, p))
+                .unwrap_or_else(|| Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{p:#x} is not page-locked host memory (from cuMemHostAlloc or cuMemAllocHost, or registered with cuMemHostRegister)")))),
         }
     })?;
     unsafe { out(dptr, dp) }
