@@ -993,8 +993,9 @@ fn managed_memory_texture_descriptors_and_2d_memsets_answer_as_documented() {
 /// Host pointers a CUDA programmer hands a kernel, and a buffer used after `cudaFree`: each
 /// mode faults (or, for registered memory, runs) as on a GPU. `register`: a range
 /// registered with `cudaHostRegisterDefault`, which CUDA documents as mapped on a device
-/// with unified addressing, has a device pointer (`cudaHostGetDevicePointer`) that kernels
-/// write through. The fault modes leave the reports to the test.
+/// with unified addressing, has a device pointer (`cudaHostGetDevicePointer`, and
+/// `cudaPointerGetAttributes`, which calls it host memory) that kernels write through. The
+/// fault modes leave the reports to the test.
 const HOST_POINTERS: &str = r#"#include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -1031,11 +1032,15 @@ int main(int argc, char** argv) {
     EXPECT(cudaHostGetDevicePointer((void**)&dp, h, 0) == cudaSuccess && dp != nullptr);
     int* mid = nullptr;
     EXPECT(cudaHostGetDevicePointer((void**)&mid, h + 100, 0) == cudaSuccess && mid == dp + 100);
+    cudaPointerAttributes at;
+    EXPECT(cudaPointerGetAttributes(&at, h + 7) == cudaSuccess);
+    EXPECT(at.type == cudaMemoryTypeHost && at.devicePointer == dp + 7 && at.hostPointer == h + 7);
     fill<<<16, 256>>>(dp, 4096);
     EXPECT(cudaDeviceSynchronize() == cudaSuccess);
     for (int i = 0; i < 4096; i++) EXPECT(h[i] == i);
     EXPECT(cudaHostUnregister(h) == cudaSuccess);
-    // Unregistered: no device pointer any more.
+    // Unregistered: no device pointer any more, and unregistered memory to the runtime.
+    EXPECT(cudaPointerGetAttributes(&at, h) == cudaSuccess && at.type == cudaMemoryTypeUnregistered);
     EXPECT(cudaHostGetDevicePointer((void**)&dp, h, 0) == cudaErrorInvalidValue);
     int plain[4];
     EXPECT(cudaHostGetDevicePointer((void**)&dp, plain, 0) == cudaErrorInvalidValue);
