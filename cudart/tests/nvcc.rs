@@ -1125,3 +1125,61 @@ fn host_pointers_and_freed_buffers_in_kernels_say_what_they_are() {
         }
     }
 }
+
+/// CUDA C++ programs written as the CUDA samples write them (cudart/tests/programs), each
+/// checking its results against the host's computation and printing PASS: streams with
+/// callbacks, events, symbol, 2D and 3D copies, managed, pinned, mapped and registered
+/// memory, graphs (capture, explicit nodes, updates), cooperative groups, device
+/// properties, dynamic shared memory past 48 KiB, device printf, texture objects and
+/// surfaces, host threads on per-thread default streams. Built with `-lineinfo` and run on
+/// both engines.
+#[test]
+fn cuda_cpp_programs_check_themselves_on_both_engines() {
+    let Some((nvcc, libs)) = toolchain() else {
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs");
+    let programs: [(&str, &[&str]); 9] = [
+        ("streams_callbacks", &[]),
+        ("symbol_2d_3d_copies", &[]),
+        ("managed_pinned_mapped", &[]),
+        ("graphs_capture_update", &[]),
+        ("cooperative_groups", &[]),
+        ("props_dynamic_shared_printf", &[]),
+        ("texture_objects", &[]),
+        (
+            "host_threads_per_thread_stream",
+            &["--default-stream", "per-thread"],
+        ),
+        ("textures_3d_layered_surfaces", &[]),
+    ];
+    for (name, extra) in programs {
+        let mut args = vec!["-lineinfo"];
+        args.extend_from_slice(extra);
+        let app = build_shared(&nvcc, name, &dir.join(format!("{name}.cu")), &args);
+        for (engine, stderr) in run_on_both_engines(&app, &libs) {
+            match name {
+                // The one fault it makes on purpose, at its source line.
+                "textures_3d_layered_surfaces" => assert!(
+                    stderr.contains("fault in kernel 'surfw(unsigned long long, int, int)'")
+                        && stderr.contains("textures_3d_layered_surfaces.cu:10:")
+                        && stderr.contains("surface store of 4 bytes out of range (.trap)"),
+                    "{name} ({engine}): {stderr}"
+                ),
+                // The launch refused before cudaFuncSetAttribute, and nothing else.
+                "props_dynamic_shared_printf" => assert!(
+                    stderr.lines().count() == 1
+                        && stderr.contains("cudaFuncAttributeMaxDynamicSharedMemorySize"),
+                    "{name} ({engine}): {stderr}"
+                ),
+                // The too-large cooperative grid, and nothing else.
+                "cooperative_groups" => assert!(
+                    stderr.lines().count() == 1
+                        && stderr.contains("CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE"),
+                    "{name} ({engine}): {stderr}"
+                ),
+                _ => assert!(stderr.is_empty(), "{name} ({engine}): {stderr}"),
+            }
+        }
+    }
+}
