@@ -60,7 +60,7 @@ pub(crate) fn sync_call(what: &str) -> DrvResult {
     })
 }
 
-fn alloc(d: &mut Driver, bytes: usize, label: &str) -> Result<u64, Fail> {
+pub(crate) fn alloc(d: &mut Driver, bytes: usize, label: &str) -> Result<u64, Fail> {
     if bytes == 0 {
         return Err(Fail::new(
             CUDA_ERROR_INVALID_VALUE,
@@ -260,8 +260,12 @@ exports! { cuMemHostGetDevicePointer_v2 => fn(dptr: *mut CUdeviceptr, p: *mut c_
         // wherever inside the allocation the pointer is.
         match d.host_allocs.range(..=p).next_back() {
             Some((&start, &(size, _))) if p < start + size.max(1) => Ok(p),
-            // A range registered with CU_MEMHOSTREGISTER_DEVICEMAP: its shadow.
-            _ => crate::registered::device_of_host(d, p).ok_or_else(|| Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{p:#x} is not mapped host memory (from cuMemHostAlloc, or registered with CU_MEMHOSTREGISTER_DEVICEMAP)"))),
+            // A registered range: its shadow, made now for one registered without
+            // CU_MEMHOSTREGISTER_DEVICEMAP (see `registered::map_on_request`).
+            _ => crate::registered::device_of_host(d, p)
+                .map(Ok)
+                .or_else(|| crate::registered::map_on_request(d, p))
+                .unwrap_or_else(|| Err(Fail::new(CUDA_ERROR_INVALID_VALUE, format!("{p:#x} is not page-locked host memory (from cuMemHostAlloc or cuMemAllocHost, or registered with cuMemHostRegister)")))),
         }
     })?;
     unsafe { out(dptr, dp) }
@@ -573,14 +577,19 @@ const MEMORYTYPE_DEVICE: u32 = 2;
 
 /// Writes pointer attribute `a` of `p` to `data`; `Ok(false)` when `p` is not memory the
 /// driver knows (the singular call's `CUDA_ERROR_INVALID_VALUE`).
-unsafe fn pointer_attribute(d: &Driver, a: u32, p: u64, data: *mut c_void) -> Result<bool, Fail> {
+unsafe fn pointer_attribute(
+    d: &mut Driver,
+    a: u32,
+    p: u64,
+    data: *mut c_void,
+) -> Result<bool, Fail> {
     let Some((offset, size)) = d
         .host
         .memory()
         .allocation_at(p)
         .map(|(a, _)| (a.offset, a.size))
     else {
-        return Ok(false);
+        return unsafe { registered_attribute(d, a, p, data) };
     };
     let start = ptxjit::runtime::memory::GLOBAL_BASE + offset;
     let host = d.host_allocs.contains_key(&start);
@@ -616,6 +625,68 @@ unsafe fn pointer_attribute(d: &Driver, a: u32, p: u64, data: *mut c_void) -> Re
             attr::DEVICE_ORDINAL => out(data.cast::<i32>(), 0)?,
             attr::RANGE_START_ADDR => out(data.cast::<u64>(), start)?,
             attr::RANGE_SIZE => out(data.cast::<usize>(), size as usize)?,
+            attr::MAPPED => out(data.cast::<u8>(), 1)?,
+            attr::ACCESS_FLAGS => out(data.cast::<u32>(), 3)?,
+            attr::MEMPOOL_HANDLE => out(data.cast::<u64>(), 0)?,
+            other => {
+                return Err(Fail::new(
+                    CUDA_ERROR_INVALID_VALUE,
+                    format!("pointer attribute {other} is not supported by ptxjit"),
+                ));
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// Writes pointer attribute `a` of host address `p` in a range registered with
+/// `cuMemHostRegister` to `data`; `Ok(false)` where `p` is in no registered range. Such
+/// memory is host memory; its device pointer is its shadow's address (see
+/// `crate::registered`), made now for a range registered without
+/// `CU_MEMHOSTREGISTER_DEVICEMAP`, as `cuMemHostGetDevicePointer` makes it: registered
+/// memory is mapped on a device with unified addressing.
+unsafe fn registered_attribute(
+    d: &mut Driver,
+    a: u32,
+    p: u64,
+    data: *mut c_void,
+) -> Result<bool, Fail> {
+    let Some((host, bytes)) = d
+        .registered
+        .range(..=p)
+        .next_back()
+        .filter(|(&h, r)| p < h + r.bytes)
+        .map(|(&h, r)| (h, r.bytes))
+    else {
+        return Ok(false);
+    };
+    let ctx = d
+        .primary
+        .or_else(|| d.contexts.keys().next().copied())
+        .unwrap_or(0);
+    unsafe {
+        match a {
+            attr::CONTEXT => out(data.cast::<u64>(), ctx)?,
+            attr::MEMORY_TYPE => out(data.cast::<u32>(), MEMORYTYPE_HOST)?,
+            attr::DEVICE_POINTER => {
+                let dp = match crate::registered::device_of_host(d, p) {
+                    Some(dp) => dp,
+                    None => crate::registered::map_on_request(d, p).unwrap_or_else(|| {
+                        Err(Fail::new(
+                            CUDA_ERROR_INVALID_VALUE,
+                            "not a registered range",
+                        ))
+                    })?,
+                };
+                out(data.cast::<u64>(), dp)?
+            }
+            attr::HOST_POINTER => out(data.cast::<u64>(), p)?,
+            attr::SYNC_MEMOPS => out(data.cast::<u8>(), 1)?,
+            attr::BUFFER_ID => out(data.cast::<u64>(), host)?,
+            attr::IS_MANAGED => out(data.cast::<u8>(), 0)?,
+            attr::DEVICE_ORDINAL => out(data.cast::<i32>(), 0)?,
+            attr::RANGE_START_ADDR => out(data.cast::<u64>(), host)?,
+            attr::RANGE_SIZE => out(data.cast::<usize>(), bytes as usize)?,
             attr::MAPPED => out(data.cast::<u8>(), 1)?,
             attr::ACCESS_FLAGS => out(data.cast::<u32>(), 3)?,
             attr::MEMPOOL_HANDLE => out(data.cast::<u64>(), 0)?,

@@ -117,3 +117,34 @@ pub fn device_of_host(d: &Driver, p: u64) -> Option<u64> {
     let s = r.shadow?;
     (p < host + r.bytes).then(|| s + (p - host))
 }
+
+/// The device address of host address `p` in a range registered without
+/// `CU_MEMHOSTREGISTER_DEVICEMAP`, whose shadow is made now (and kept until the range is
+/// unregistered): `None` where `p` is in no registered range. On a device with unified
+/// addressing, which ptxjit's is, registered memory is mapped whatever the flags
+/// (`cudaHostRegisterDefault` is documented as "both mapped and portable" there), so
+/// `cuMemHostGetDevicePointer` answers for it; the shadow waits for that request because
+/// every mapped range is copied in and out at each launch, a cost that a program which
+/// registers a buffer only for faster copies should not pay.
+pub fn map_on_request(d: &mut Driver, p: u64) -> Option<Result<u64, Fail>> {
+    let (&host, r) = d.registered.range(..=p).next_back()?;
+    if p >= host + r.bytes || r.shadow.is_some() {
+        return None;
+    }
+    let bytes = r.bytes;
+    let made = (|| {
+        let s = crate::memory::alloc(d, bytes as usize, "cuMemHostRegister")?;
+        let to = crate::memory::device_range(d, s, bytes)?;
+        // SAFETY: the shadow was just allocated and checked; the host range is the
+        // program's promise (registered and not yet unregistered).
+        unsafe { std::ptr::copy_nonoverlapping(host as *const u8, to, bytes as usize) };
+        crate::memory::written(d, to, bytes);
+        Ok(s)
+    })();
+    Some(made.map(|s| {
+        if let Some(r) = d.registered.get_mut(&host) {
+            r.shadow = Some(s);
+        }
+        s + (p - host)
+    }))
+}

@@ -417,10 +417,15 @@ exports! { cudaPointerGetAttributes => fn(attr: *mut PointerAttributes, p: *cons
         (true, 1, false) => (1, 0, p as *mut c_void),
         (true, _, false) => (2, 0, std::ptr::null_mut()),
     };
+    // A registered host range's device pointer is not its host address (its shadow's).
+    let mut device_pointer: u64 = 0;
+    if t != 0 && cu!(cuPointerGetAttribute((&mut device_pointer as *mut u64).cast(), 3, p as u64)).is_err() {
+        device_pointer = p as u64;
+    }
     let a = PointerAttributes {
         memory_type: t,
         device: dev,
-        device_pointer: if t == 0 { std::ptr::null_mut() } else { p as *mut c_void },
+        device_pointer: device_pointer as *mut c_void,
         host_pointer: host,
         reserved: [0; 8],
     };

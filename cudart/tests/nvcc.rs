@@ -989,3 +989,197 @@ fn managed_memory_texture_descriptors_and_2d_memsets_answer_as_documented() {
     let app = build_shared(&nvcc, "drop_in_gaps", &src, &[]);
     run_on_both_engines(&app, &libs);
 }
+
+/// Host pointers a CUDA programmer hands a kernel, and a buffer used after `cudaFree`: each
+/// mode faults (or, for registered memory, runs) as on a GPU. `register`: a range
+/// registered with `cudaHostRegisterDefault`, which CUDA documents as mapped on a device
+/// with unified addressing, has a device pointer (`cudaHostGetDevicePointer`, and
+/// `cudaPointerGetAttributes`, which calls it host memory) that kernels write through. The
+/// fault modes leave the reports to the test.
+const HOST_POINTERS: &str = r#"#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#define EXPECT(c) do { if (!(c)) { std::printf("line %d: %s\n", __LINE__, #c); return 1; } } while (0)
+__device__ int calls[64];
+__global__ void fill(int* p, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) p[i] = i;
+  if (i == 0) calls[0]++;
+}
+int main(int argc, char** argv) {
+  const char* m = argv[1];
+  int* d;
+  EXPECT(cudaMalloc(&d, 4096) == cudaSuccess);
+  if (!strcmp(m, "stack")) {
+    int h[64];
+    fill<<<1, 64>>>(h, 64);
+    EXPECT(cudaDeviceSynchronize() == cudaErrorIllegalAddress);
+  } else if (!strcmp(m, "heap")) {
+    int* h = (int*)malloc(64 * sizeof(int));
+    fill<<<1, 64>>>(h, 64);
+    EXPECT(cudaDeviceSynchronize() == cudaErrorIllegalAddress);
+  } else if (!strcmp(m, "freed")) {
+    // Freed before the first launch, which loads the module: its variable `calls` takes
+    // the buffer's first 256 bytes, the rest stays freed.
+    EXPECT(cudaFree(d) == cudaSuccess);
+    fill<<<4, 256>>>(d, 1024);
+    EXPECT(cudaDeviceSynchronize() == cudaErrorIllegalAddress);
+  } else if (!strcmp(m, "register")) {
+    int* h = (int*)aligned_alloc(4096, 4096 * sizeof(int));
+    for (int i = 0; i < 4096; i++) h[i] = -1;
+    EXPECT(cudaHostRegister(h, 4096 * sizeof(int), cudaHostRegisterDefault) == cudaSuccess);
+    int* dp = nullptr;
+    EXPECT(cudaHostGetDevicePointer((void**)&dp, h, 0) == cudaSuccess && dp != nullptr);
+    int* mid = nullptr;
+    EXPECT(cudaHostGetDevicePointer((void**)&mid, h + 100, 0) == cudaSuccess && mid == dp + 100);
+    cudaPointerAttributes at;
+    EXPECT(cudaPointerGetAttributes(&at, h + 7) == cudaSuccess);
+    EXPECT(at.type == cudaMemoryTypeHost && at.devicePointer == dp + 7 && at.hostPointer == h + 7);
+    fill<<<16, 256>>>(dp, 4096);
+    EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+    for (int i = 0; i < 4096; i++) EXPECT(h[i] == i);
+    EXPECT(cudaHostUnregister(h) == cudaSuccess);
+    // Unregistered: no device pointer any more, and unregistered memory to the runtime.
+    EXPECT(cudaPointerGetAttributes(&at, h) == cudaSuccess && at.type == cudaMemoryTypeUnregistered);
+    EXPECT(cudaHostGetDevicePointer((void**)&dp, h, 0) == cudaErrorInvalidValue);
+    int plain[4];
+    EXPECT(cudaHostGetDevicePointer((void**)&dp, plain, 0) == cudaErrorInvalidValue);
+    free(h);
+  }
+  std::printf("PASS\n");
+  return 0;
+}
+"#;
+
+/// A kernel given a host pointer (a stack array, a `malloc` block) faults with a report that
+/// says the address is the host's, where in the process it is, and which memory a kernel can
+/// reach; a buffer freed before the first launch (whose module's variables then take its
+/// first bytes) is reported as a use after free of that `cudaMalloc` buffer, at the source
+/// line (`-lineinfo`), with the CTA and thread; a `cudaHostRegisterDefault` range has a device
+/// pointer kernels write through.
+#[test]
+fn host_pointers_and_freed_buffers_in_kernels_say_what_they_are() {
+    let Some((nvcc, libs)) = toolchain() else {
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
+    std::fs::create_dir_all(&dir).expect("test directory");
+    let src = dir.join("host_pointers.cu");
+    std::fs::write(&src, HOST_POINTERS).expect("write the source");
+    let app = build_shared(&nvcc, "host_pointers", &src, &["-lineinfo"]);
+    for engine in ["jit", "interp"] {
+        for mode in ["stack", "heap", "freed", "register"] {
+            let run = std::process::Command::new(&app)
+                .arg(mode)
+                .env("LD_LIBRARY_PATH", &libs)
+                .env("PTXJIT_ENGINE", engine)
+                .env_remove("PTXJIT_TOOL")
+                .output()
+                .expect("run the program");
+            let stdout = String::from_utf8_lossy(&run.stdout);
+            let stderr = String::from_utf8_lossy(&run.stderr);
+            assert!(
+                run.status.success() && stdout.lines().any(|l| l == "PASS"),
+                "{mode} ({engine}): {stdout}\n{stderr}"
+            );
+            let report = stderr
+                .lines()
+                .find(|l| l.contains("fault in kernel"))
+                .unwrap_or("");
+            let site = "fault in kernel 'fill(int*, int)' (_Z4fillPii) at ";
+            let host = "not device memory by CTA (0,0,0) thread (0,0,0) in 'st.global.u32'; \
+                        a kernel reaches host memory only where it is page-locked and mapped";
+            match mode {
+                "stack" => {
+                    assert!(report.contains(site), "{mode} ({engine}): {stderr}");
+                    assert!(
+                        report.contains("host_pointers.cu:8:")
+                            && report.contains(", a host address (the process's stack), ")
+                            && report.contains(host)
+                            && !report.contains("neighbours"),
+                        "{mode} ({engine}): {stderr}"
+                    );
+                }
+                "heap" => {
+                    // A small malloc block is in the heap; the report names the mapping.
+                    assert!(
+                        report.contains(site)
+                            && report.contains(", a host address (the process's heap")
+                            && report.contains(host),
+                        "{mode} ({engine}): {stderr}"
+                    );
+                }
+                "freed" => {
+                    assert!(
+                        report.contains(site)
+                            && report.contains(
+                                "use after free (256 bytes into 'cudaMalloc' (4096 bytes), \
+                                 which was freed) store of 4 bytes at global address"
+                            )
+                            && report.contains("by CTA (0,0,0) thread (64,0,0)"),
+                        "{mode} ({engine}): {stderr}"
+                    );
+                }
+                _ => assert!(report.is_empty(), "{mode} ({engine}): {stderr}"),
+            }
+        }
+    }
+}
+
+/// CUDA C++ programs written as the CUDA samples write them (cudart/tests/programs), each
+/// checking its results against the host's computation and printing PASS: streams with
+/// callbacks, events, symbol, 2D and 3D copies, managed, pinned, mapped and registered
+/// memory, graphs (capture, explicit nodes, updates), cooperative groups, device
+/// properties, dynamic shared memory past 48 KiB, device printf, texture objects and
+/// surfaces, host threads on per-thread default streams. Built with `-lineinfo` and run on
+/// both engines.
+#[test]
+fn cuda_cpp_programs_check_themselves_on_both_engines() {
+    let Some((nvcc, libs)) = toolchain() else {
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs");
+    let programs: [(&str, &[&str]); 9] = [
+        ("streams_callbacks", &[]),
+        ("symbol_2d_3d_copies", &[]),
+        ("managed_pinned_mapped", &[]),
+        ("graphs_capture_update", &[]),
+        ("cooperative_groups", &[]),
+        ("props_dynamic_shared_printf", &[]),
+        ("texture_objects", &[]),
+        (
+            "host_threads_per_thread_stream",
+            &["--default-stream", "per-thread"],
+        ),
+        ("textures_3d_layered_surfaces", &[]),
+    ];
+    for (name, extra) in programs {
+        let mut args = vec!["-lineinfo"];
+        args.extend_from_slice(extra);
+        let app = build_shared(&nvcc, name, &dir.join(format!("{name}.cu")), &args);
+        for (engine, stderr) in run_on_both_engines(&app, &libs) {
+            match name {
+                // The one fault it makes on purpose, at its source line.
+                "textures_3d_layered_surfaces" => assert!(
+                    stderr.contains("fault in kernel 'surfw(unsigned long long, int, int)'")
+                        && stderr.contains("textures_3d_layered_surfaces.cu:10:")
+                        && stderr.contains("surface store of 4 bytes out of range (.trap)"),
+                    "{name} ({engine}): {stderr}"
+                ),
+                // The launch refused before cudaFuncSetAttribute, and nothing else.
+                "props_dynamic_shared_printf" => assert!(
+                    stderr.lines().count() == 1
+                        && stderr.contains("cudaFuncAttributeMaxDynamicSharedMemorySize"),
+                    "{name} ({engine}): {stderr}"
+                ),
+                // The too-large cooperative grid, and nothing else.
+                "cooperative_groups" => assert!(
+                    stderr.lines().count() == 1
+                        && stderr.contains("CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE"),
+                    "{name} ({engine}): {stderr}"
+                ),
+                _ => assert!(stderr.is_empty(), "{name} ({engine}): {stderr}"),
+            }
+        }
+    }
+}

@@ -28,6 +28,7 @@ use crate::runtime::env::{FaultKind, FaultRecord};
 use crate::runtime::heap::HeapAccess;
 use crate::runtime::launch::{run_grid, LaunchDims, LaunchFailure, LaunchInput, Sites, WarpEngine};
 use crate::runtime::memory::{DeviceMemory, DevicePtr};
+use crate::runtime::memory::{GLOBAL_BASE, MAX_ARENA, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
 use crate::runtime::printf::{PrintfOutput, PrintfSink};
 use crate::runtime::texture::{ResourceDesc, TextureDesc};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -81,6 +82,91 @@ impl std::fmt::Display for FaultNeighbours {
     }
 }
 
+/// What the process has at a faulting address outside device memory
+/// ([`FaultReport::outside_device`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OutsideDevice {
+    /// A host mapping of the process: its stack (`"the process's stack"`), heap, a file's
+    /// name, or an anonymous mapping.
+    Host(String),
+    /// Nothing the process maps: a wild pointer.
+    Unmapped,
+}
+
+impl std::fmt::Display for OutsideDevice {
+    /// The words a fault report adds after the address ([`OutsideDevice::advice`] follows
+    /// at the end of the report's line).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (lo, hi) = (GLOBAL_BASE, GLOBAL_BASE + MAX_ARENA);
+        match self {
+            OutsideDevice::Host(what) => {
+                write!(f, "a host address ({what}), not device memory")
+            }
+            OutsideDevice::Unmapped => write!(
+                f,
+                "which is neither device memory ({lo:#x} to {hi:#x}) nor mapped by the \
+                 process: a wild pointer"
+            ),
+        }
+    }
+}
+
+impl OutsideDevice {
+    /// What a program does instead, for a host address: where kernels reach host memory.
+    pub fn advice(&self) -> &'static str {
+        match self {
+            OutsideDevice::Host(_) => {
+                "; a kernel reaches host memory only where it is page-locked and mapped \
+                 (cudaMallocHost, cudaHostAlloc, or a cudaHostRegister range through the \
+                 pointer cudaHostGetDevicePointer gives) or managed (cudaMallocManaged): copy \
+                 the data to a cudaMalloc buffer and pass that"
+            }
+            OutsideDevice::Unmapped => "",
+        }
+    }
+}
+
+/// Whether a faulting address of `space` lies outside device memory: a global (or generic)
+/// address that is not in the first page (a null pointer, which reports call so), not in a
+/// generic shared, local or parameter window, and not in the arena's range
+/// (`GLOBAL_BASE` up to `MAX_ARENA` bytes past it); then what the process maps there
+/// (`/proc/self/maps`), so that a report can say that a kernel was given a host pointer.
+pub fn outside_device_memory(space: ir::Space, addr: u64) -> Option<OutsideDevice> {
+    let windows = SHARED_WINDOW..PARAM_WINDOW + WINDOW_SIZE;
+    let outside = match space {
+        ir::Space::Global => true,
+        ir::Space::Generic => !windows.contains(&addr),
+        _ => false,
+    } && addr >= 4096
+        && !(GLOBAL_BASE..GLOBAL_BASE + MAX_ARENA).contains(&addr);
+    if !outside {
+        return None;
+    }
+    let maps = std::fs::read_to_string("/proc/self/maps").unwrap_or_default();
+    let found = maps.lines().find_map(|line| {
+        let mut fields = line.split_whitespace();
+        let (lo, hi) = fields.next()?.split_once('-')?;
+        let (lo, hi) = (
+            u64::from_str_radix(lo, 16).ok()?,
+            u64::from_str_radix(hi, 16).ok()?,
+        );
+        if !(lo..hi).contains(&addr) {
+            return None;
+        }
+        // perms, offset, device, inode, then the path (which may hold spaces).
+        let path = fields.skip(4).collect::<Vec<_>>().join(" ");
+        Some(match path.as_str() {
+            "[stack]" => "the process's stack".to_string(),
+            "[heap]" => "the process's heap, where malloc and new allocate".to_string(),
+            "" => "an anonymous mapping of the process, where large malloc and new blocks \
+                   and thread stacks live"
+                .to_string(),
+            p => format!("mapped from {p}"),
+        })
+    });
+    Some(found.map_or(OutsideDevice::Unmapped, OutsideDevice::Host))
+}
+
 /// A fault, reported in kernel terms.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FaultReport {
@@ -109,6 +195,11 @@ pub struct FaultReport {
     pub nearest: Option<(String, i64, u64)>,
     /// A global address in no allocation and near none: the allocations on either side.
     pub neighbours: Option<FaultNeighbours>,
+    /// A global (or generic) address outside device memory altogether (not null, not in a
+    /// generic shared, local or parameter window): what the process has there
+    /// ([`outside_device_memory`]), which the report says instead of the neighbours. A host
+    /// pointer handed to a kernel (a `malloc` buffer, a stack array) lands here.
+    pub outside_device: Option<OutsideDevice>,
     /// The access (or device `free`) hit memory freed earlier: with memcheck, still in
     /// quarantine ([`Context::set_memcheck`]); without, one of the latest frees whose bytes no
     /// later allocation took ([`DeviceMemory::freed_at`](crate::runtime::memory::DeviceMemory::freed_at)):
@@ -206,8 +297,12 @@ impl FaultReport {
                 } else {
                     ""
                 };
+                let outside = match &self.outside_device {
+                    Some(o) => format!(", {o}"),
+                    None => String::new(),
+                };
                 let what = format!(
-                    "{kind} {access} of {} bytes at {} address {:#x}{null}",
+                    "{kind} {access} of {} bytes at {} address {:#x}{null}{outside}",
                     self.size, self.space, self.addr
                 );
                 (what, true)
@@ -340,6 +435,9 @@ impl FaultReport {
     fn allocation_note(&self) -> String {
         if self.freed.is_some() {
             return String::new();
+        }
+        if let Some(o) = &self.outside_device {
+            return o.advice().to_string();
         }
         match (&self.nearest, &self.neighbours) {
             (Some((label, off, size)), _) => {
@@ -2527,7 +2625,8 @@ fn report(
         )),
         _ => nearest,
     };
-    let neighbours = neighbours.filter(|_| nearest.is_none());
+    let outside_device = outside_device_memory(r.space, r.addr);
+    let neighbours = neighbours.filter(|_| nearest.is_none() && outside_device.is_none());
     FaultReport {
         kernel: k.name.clone(),
         kind: r.kind,
@@ -2544,6 +2643,7 @@ fn report(
         ptx_file: kernel.module_file.clone(),
         nearest,
         neighbours,
+        outside_device,
         freed,
         count,
         detail,

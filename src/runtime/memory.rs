@@ -412,7 +412,7 @@ impl DeviceMemory {
 
     /// The freed allocation that contains device address `addr`, as (allocation, offset in
     /// it): a use after free. With memcheck's placement, a quarantined (still poisoned) one;
-    /// with the plain placement, one of the [`RECENT_FREES`] latest frees whose bytes no
+    /// with the plain placement, one of the [`RECENT_FREES`] latest frees, at an address no
     /// live allocation holds now.
     pub fn freed_at(&self, addr: u64) -> Option<(&Allocation, u64)> {
         let off = addr.checked_sub(GLOBAL_BASE)?;
@@ -673,10 +673,15 @@ impl DeviceMemory {
             // A new allocation holds nothing written yet (cudaMalloc's memory is undefined).
             s.set(cursor, rounded, false);
         }
-        // Remembered frees whose bytes this allocation takes are no longer freed memory.
+        // A remembered free whose bytes this allocation takes whole is no longer freed
+        // memory; one it takes in part stays, for its other bytes ([`Self::freed_at`] names
+        // only addresses no live allocation holds): a program that frees a buffer and then
+        // loads a module (whose variables take the buffer's first bytes) and launches a
+        // kernel through the stale pointer gets a use after free, not an address in no
+        // allocation.
         let end_new = cursor + size.max(1);
         self.recent_frees
-            .retain(|a| a.offset + a.size.max(1) <= cursor || a.offset >= end_new);
+            .retain(|a| a.offset < cursor || a.offset + a.size.max(1) > end_new);
         self.next_label += 1;
         let label = label
             .map(str::to_string)
