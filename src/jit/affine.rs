@@ -972,6 +972,7 @@ impl Gen<'_, '_> {
                     ir::Space::Global | ir::Space::Const | ir::Space::Shared
                 )
                 || self.racecheck && space == ir::Space::Shared
+                || self.combine && space != ir::Space::Shared
             {
                 continue;
             }

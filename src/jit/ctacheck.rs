@@ -370,7 +370,8 @@ impl Gen<'_, '_> {
         let mut out = vec![];
         for ((root, space, _, elem, stride), members) in groups {
             let window = match space {
-                ir::Space::Global | ir::Space::Const => true,
+                // (A reduction between the check and the access could make it stale.)
+                ir::Space::Global | ir::Space::Const => !self.combine,
                 ir::Space::Shared | ir::Space::Local | ir::Space::Param | ir::Space::Generic => {
                     false
                 }
