@@ -17,11 +17,15 @@
 //! - the inline global and const fast paths of other loads and stores also test that their
 //!   bytes miss the pending range `[lo, hi)` ([`Gen::pending_clear`]); when they may not,
 //!   they take the runtime's path, whose translation flushes first
-//!   (`runtime::env::translate`). The planners that check a warp's or a CTA's accesses once
-//!   for many (`affine.rs`, `group.rs`, `ctacheck.rs`) leave global and const accesses
-//!   alone, since a reduction between the check and the access could make it stale;
+//!   (`runtime::env::translate`). A check made once for a warp's or a CTA's accesses
+//!   (`affine.rs`'s `window_ok`, for the affine and CTA plans) tests its whole range
+//!   against the pending range and adds it to the table's checked hull, inside which a
+//!   reduction is performed at once (`red_miss`), never made pending: a reduction between
+//!   the check and the accesses cannot make it stale. The group-level plans (`group.rs`),
+//!   whose checks are per group, leave global and const accesses alone;
 //! - every call into the code ends with a flush (`JitKernel`), so nothing is pending when a
-//!   CTA, a round or a batch ends, a fault stops it, or a spin loop yields.
+//!   CTA, a round or a batch ends, a fault stops it, or a spin loop yields; the checked
+//!   hull is forgotten then too (`runtime::redcombine::end_call`).
 
 use super::codegen::{EnvField, Gen};
 use crate::ir::{self, Op};
@@ -47,14 +51,18 @@ pub(super) fn combinable(f: &ir::Function, uses: &[u32], i: ir::Inst) -> Option<
         return None;
     }
     let t = f.value_type(res);
-    if !matches!(t, ir::Type::I32 | ir::Type::I64) || d.args[1..].iter().any(|&a| f.value_type(a) != t)
+    if !matches!(t, ir::Type::I32 | ir::Type::I64)
+        || d.args[1..].iter().any(|&a| f.value_type(a) != t)
     {
         return None;
     }
     if !matches!(
         f.inst_sync.get(i.index()).copied().unwrap_or_default(),
         ir::MemSync::None | ir::MemSync::Relaxed
-    ) || f.inst_ptx.get(i.index()).is_some_and(|p| p.contains(".sys"))
+    ) || f
+        .inst_ptx
+        .get(i.index())
+        .is_some_and(|p| p.contains(".sys"))
     {
         return None;
     }
@@ -181,13 +189,24 @@ impl Gen<'_, '_> {
         let fl = MemFlagsData::new().with_notrap();
         let lo = self.b.ins().load(types::I64, fl, t, rc::OFF_LO);
         let hi = self.b.ins().load(types::I64, fl, t, rc::OFF_HI);
-        let above = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedGreaterThanOrEqual, a, hi);
+        let above = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, a, hi);
         let end = self.b.ins().iadd_imm_s(a, span);
         let below = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, lo);
         self.b.ins().bor(above, below)
+    }
+
+    /// Add `span` bytes from device address `a` to the hull of ranges checked once for many
+    /// accesses (`RedTable::alo`): reductions inside it are performed at once from now on.
+    pub(super) fn approve(&mut self, a: Value, span: i64) {
+        let t = self.red_table();
+        let fl = MemFlagsData::new().with_notrap();
+        let alo = self.b.ins().load(types::I64, fl, t, rc::OFF_ALO);
+        let ahi = self.b.ins().load(types::I64, fl, t, rc::OFF_AHI);
+        let end = self.b.ins().iadd_imm_s(a, span);
+        let nlo = self.b.ins().umin(alo, a);
+        let nhi = self.b.ins().umax(ahi, end);
+        self.b.ins().store(fl, nlo, t, rc::OFF_ALO);
+        self.b.ins().store(fl, nhi, t, rc::OFF_AHI);
     }
 
     /// The signatures of `red_flush` and `red_miss`, imported once per function.
@@ -197,9 +216,8 @@ impl Gen<'_, '_> {
         }
         let ptr = self.ptr;
         let mk = |params: &[cranelift_codegen::ir::Type]| {
-            let mut s = cranelift_codegen::ir::Signature::new(
-                cranelift_codegen::isa::CallConv::SystemV,
-            );
+            let mut s =
+                cranelift_codegen::ir::Signature::new(cranelift_codegen::isa::CallConv::SystemV);
             for &p in params {
                 s.params.push(cranelift_codegen::ir::AbiParam::new(p));
             }
@@ -220,11 +238,10 @@ impl Gen<'_, '_> {
         let code = rc::op_code(op, t_bytes) as i64;
         let tbl = self.red_table();
         let fl = MemFlagsData::new().with_notrap();
-        let shifted = self.b.ins().ishl_imm_s(a, i64::from(rc::KEY_SHIFT));
-        let key = self.b.ins().bor_imm_s(shifted, code);
-        let idx = self.b.ins().ushr_imm_s(a, 2);
-        let idx = self.b.ins().band_imm_s(idx, rc::SLOTS as i64 - 1);
-        let off = self.b.ins().ishl_imm_s(idx, 4);
+        let key = self.b.ins().bor_imm_s(a, code << rc::KEY_SHIFT);
+        // Slot (a / 4) % SLOTS, 16 bytes each (the address is a multiple of 4).
+        let low = self.b.ins().band_imm_s(a, 4 * rc::SLOTS as i64 - 4);
+        let off = self.b.ins().ishl_imm_s(low, 2);
         let ent = self.b.ins().iadd(tbl, off);
         let k = self.b.ins().load(types::I64, fl, ent, rc::OFF_SLOTS);
         let hit = self.b.ins().icmp(IntCC::Equal, k, key);

@@ -370,8 +370,7 @@ impl Gen<'_, '_> {
         let mut out = vec![];
         for ((root, space, _, elem, stride), members) in groups {
             let window = match space {
-                // (A reduction between the check and the access could make it stale.)
-                ir::Space::Global | ir::Space::Const => !self.combine,
+                ir::Space::Global | ir::Space::Const => true,
                 ir::Space::Shared | ir::Space::Local | ir::Space::Param | ir::Space::Generic => {
                     false
                 }

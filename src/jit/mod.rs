@@ -12,8 +12,8 @@ mod affine;
 mod batch;
 mod bitops;
 mod codegen;
-mod combine;
 mod collective;
+mod combine;
 mod ctabar;
 mod ctacheck;
 mod dead_code;
@@ -150,7 +150,7 @@ impl WarpEngine for JitKernel {
             )
         };
         if self.combine {
-            crate::runtime::redcombine::flush(env);
+            crate::runtime::redcombine::end_call(env);
         }
         if r == 0 {
             WarpStatus::Stopped
@@ -192,7 +192,7 @@ impl WarpEngine for JitKernel {
         // them and through bounds-checked translations.
         let r = unsafe { (self.func)(table.as_ptr(), env, 0, n as u32) };
         if self.combine {
-            crate::runtime::redcombine::flush(env);
+            crate::runtime::redcombine::end_call(env);
         }
         let earlier = if barriers {
             env.rounds_in_call.saturating_mul(n as u32)

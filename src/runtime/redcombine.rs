@@ -27,14 +27,22 @@ use super::memory::GLOBAL_BASE;
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering};
 
-/// Slots of the direct-mapped table (a power of two): slot `(addr >> 2) % SLOTS`.
+/// Slots of the direct-mapped table (a power of two): slot `(addr >> 2) % SLOTS`, at byte
+/// `(addr % (4 * SLOTS)) * 4` of [`RedTable::slots`] (16-byte entries).
 pub const SLOTS: usize = 1024;
 
 /// How many slot indices [`RedTable::order`] holds before a miss flushes the whole table.
 pub const ORDER_CAP: usize = 4 * SLOTS;
 
-/// An entry's key: `addr << KEY_SHIFT | code` ([`op_code`]); 0 is an empty slot.
-pub const KEY_SHIFT: u32 = 5;
+/// An entry's key: `addr | code << KEY_SHIFT` ([`op_code`]; device addresses are below
+/// 2^KEY_SHIFT); 0 is an empty slot.
+pub const KEY_SHIFT: u32 = 59;
+
+/// The address bits of a key.
+const ADDR_MASK: u64 = (1 << KEY_SHIFT) - 1;
+
+// Every global device address fits below the code's bits.
+const _: () = assert!(GLOBAL_BASE + super::memory::MAX_ARENA < 1 << KEY_SHIFT);
 
 /// Offsets the JIT reads (`#[repr(C)]` fields).
 pub const OFF_LO: i32 = 0;
@@ -42,6 +50,10 @@ pub const OFF_LO: i32 = 0;
 pub const OFF_HI: i32 = 8;
 /// See [`OFF_LO`].
 pub const OFF_COUNT: i32 = 16;
+/// See [`OFF_LO`].
+pub const OFF_ALO: i32 = 24;
+/// See [`OFF_LO`].
+pub const OFF_AHI: i32 = 32;
 /// Byte offset of [`RedTable::slots`].
 pub const OFF_SLOTS: i32 = std::mem::offset_of!(RedTable, slots) as i32;
 
@@ -50,7 +62,7 @@ pub const OFF_SLOTS: i32 = std::mem::offset_of!(RedTable, slots) as i32;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RedEntry {
-    /// `addr << KEY_SHIFT | code`, 0 when the slot is empty.
+    /// `addr | code << KEY_SHIFT`, 0 when the slot is empty.
     pub key: u64,
     /// The combined operand.
     pub val: u64,
@@ -65,6 +77,14 @@ pub struct RedTable {
     pub hi: u64,
     /// Entries of [`RedTable::order`] in use (0: nothing pending).
     pub count: u64,
+    /// The hull `[alo, ahi)` of the global ranges the code checked once for many accesses
+    /// in this call (`jit::affine::window_ok`: a warp's or a CTA's accesses, checked against
+    /// the pending range then): a reduction inside it is performed at once, never made
+    /// pending, so those accesses, which test nothing more, cannot miss one. Reset when a
+    /// call ends ([`end_call`]), kept by the flushes within one.
+    pub alo: u64,
+    /// See [`RedTable::alo`].
+    pub ahi: u64,
     /// The slots, indexed by `(addr >> 2) % SLOTS`.
     pub slots: [RedEntry; SLOTS],
     /// The slots filled, in order (a slot emptied and filled again is listed again; a flush
@@ -124,6 +144,8 @@ thread_local! {
             lo: 0,
             hi: 0,
             count: 0,
+            alo: u64::MAX,
+            ahi: 0,
             slots: [RedEntry::default(); SLOTS],
             order: [0; ORDER_CAP],
         });
@@ -146,8 +168,8 @@ pub fn table() -> *mut RedTable {
 /// # Safety
 /// `e`'s address is in the arena whose offset 0 is `base` (the module's invariants).
 unsafe fn apply(base: *mut u8, e: RedEntry) {
-    let addr = e.key >> KEY_SHIFT;
-    let (op, bytes) = of_code(e.key & ((1 << KEY_SHIFT) - 1));
+    let addr = e.key & ADDR_MASK;
+    let (op, bytes) = of_code(e.key >> KEY_SHIFT);
     // SAFETY: the caller's contract; the address is aligned to its operand (checked when
     // the entry was made).
     let p = unsafe { base.add((addr - GLOBAL_BASE) as usize) };
@@ -225,6 +247,20 @@ pub fn flush(env: &CtaEnv) {
     }
 }
 
+/// The end of a call into a kernel's code: flush `env`'s table and forget the ranges the
+/// call's code checked ([`RedTable::alo`]).
+pub fn end_call(env: &CtaEnv) {
+    flush(env);
+    let t = env.red_table;
+    if !t.is_null() {
+        // SAFETY: as in [`flush`].
+        unsafe {
+            (*t).alo = u64::MAX;
+            (*t).ahi = 0;
+        }
+    }
+}
+
 /// Flush `env`'s table when `size` bytes at global address `addr` may touch a pending
 /// entry (before an access through the runtime, [`super::env::translate`]).
 #[inline]
@@ -254,7 +290,7 @@ pub unsafe extern "C" fn red_flush(env: *const CtaEnv) {
 /// The JIT's slow path of a combined reduction (its slot holds another key): perform the
 /// entries the new one would overlap (its slot's, and a neighbour's 8-byte entry or the
 /// entry in the upper half of a new 8-byte one), then make the entry `key` with operand
-/// `val`.
+/// `val`, or perform it at once when it lies in the checked hull ([`RedTable::alo`]).
 ///
 /// # Safety
 /// `env` is the running warp's environment; `key`'s address passed the inline global
@@ -267,8 +303,8 @@ pub unsafe extern "C" fn red_miss(env: *const CtaEnv, key: u64, val: u64) {
         // SAFETY: this thread's table, this launch's arena.
         unsafe { flush_table(t, base) };
     }
-    let addr = key >> KEY_SHIFT;
-    let (_, bytes) = of_code(key & ((1 << KEY_SHIFT) - 1));
+    let addr = key & ADDR_MASK;
+    let (_, bytes) = of_code(key >> KEY_SHIFT);
     let s = (addr >> 2) as usize % SLOTS;
     // SAFETY (the evictions): as above.
     unsafe { evict(t, base, s) };
@@ -277,12 +313,18 @@ pub unsafe extern "C" fn red_miss(env: *const CtaEnv, key: u64, val: u64) {
         if e.key == 0 {
             continue;
         }
-        let ea = e.key >> KEY_SHIFT;
-        let (_, eb) = of_code(e.key & ((1 << KEY_SHIFT) - 1));
+        let ea = e.key & ADDR_MASK;
+        let (_, eb) = of_code(e.key >> KEY_SHIFT);
         if ea < addr + u64::from(bytes) && addr < ea + u64::from(eb) {
             // SAFETY: as above.
             unsafe { evict(t, base, n) };
         }
+    }
+    if t.alo < addr + u64::from(bytes) && addr < t.ahi {
+        // Inside a range the code checked once for many accesses: performed now.
+        // SAFETY: as above.
+        unsafe { apply(base, RedEntry { key, val }) };
+        return;
     }
     t.slots[s] = RedEntry { key, val };
     t.order[t.count as usize] = s as u16;
