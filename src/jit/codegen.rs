@@ -137,10 +137,12 @@ pub(super) enum EnvField {
     Memcheck,
     /// `env.warp`: the running warp's index in its CTA (`%warpid`, `i32`).
     Warp,
+    /// `env.red_table`: the thread's pending combined reductions (pointer, `combine.rs`).
+    RedTable,
 }
 
 /// Number of [`EnvField`] variants (the size of [`Gen::env_cache`]).
-pub(super) const ENV_FIELDS: usize = 8;
+pub(super) const ENV_FIELDS: usize = 9;
 
 /// What the version of a self-loop's block in which every lane takes the back edge leaves
 /// out (`Gen::stay_values`).
@@ -215,6 +217,11 @@ pub(super) struct Gen<'a, 'b> {
     /// (which record it, `runtime::race`), and warp-level synchronizations always call theirs;
     /// off, the code is the plain JIT's.
     pub(super) racecheck: bool,
+    /// Global reductions with dead results are combined in the thread's pending table
+    /// (`combine.rs`); the inline global paths test the pending range.
+    pub(super) combine: bool,
+    /// The signatures of the pending table's helpers, once imported (`combine.rs`).
+    pub(super) red_sig: Option<(cranelift_codegen::ir::SigRef, cranelift_codegen::ir::SigRef)>,
     /// The warp's lane order: where a block's group loops split (`analysis::segment`).
     pub(super) order: WarpOrder,
     /// The blocks run group by group across blocks (`analysis::region`).
@@ -361,7 +368,7 @@ fn is_big(f: &ir::Function, tier: super::Tier) -> bool {
 
 /// How many times each value of `f` is read: operands of instructions, branch conditions
 /// and block arguments, each occurrence counted.
-fn use_counts(f: &ir::Function) -> Vec<u32> {
+pub(super) fn use_counts(f: &ir::Function) -> Vec<u32> {
     let mut n = vec![0u32; f.values.len()];
     for blk in &f.blocks {
         for &i in &blk.insts {
@@ -402,6 +409,7 @@ fn env_emit(field: EnvField, env: Value, ptr: CType, mut pos: FuncCursor) -> Val
         EnvField::ParamSize => ld(types::I64, offset_of!(CtaEnv, param_size)),
         EnvField::Memcheck => ld(types::I32, offset_of!(CtaEnv, memcheck)),
         EnvField::Warp => ld(types::I32, offset_of!(CtaEnv, warp)),
+        EnvField::RedTable => ld(ptr, offset_of!(CtaEnv, red_table)),
     }
 }
 
@@ -422,6 +430,8 @@ pub struct Plan {
     body_params: Vec<bool>,
     /// Instrument for racecheck ([`Gen::racecheck`]); set with [`Plan::with_racecheck`].
     racecheck: bool,
+    /// Combine reductions (`combine.rs`, [`Gen::combine`]); set with [`Plan::with_combine`].
+    combine: bool,
     /// The tier the code is compiled for ([`Plan::with_tier`]): the quick tier unrolls fewer
     /// group loops (`fullwarp.rs`, [`super::fullwarp::QUICK_UNROLL_BUDGET`]).
     tier: super::Tier,
@@ -459,6 +469,14 @@ impl Plan {
     pub fn with_racecheck(self, on: bool) -> Plan {
         Plan {
             racecheck: on,
+            ..self
+        }
+    }
+
+    /// The same plan, combining global reductions or not ([`Gen::combine`]).
+    pub fn with_combine(self, on: bool) -> Plan {
+        Plan {
+            combine: on,
             ..self
         }
     }
@@ -758,6 +776,7 @@ pub fn plan(f: &ir::Function, order: WarpOrder) -> Plan {
         nan_blind,
         body_params,
         racecheck: false,
+        combine: false,
         tier: super::Tier::Optimized,
         order,
         regions,
@@ -993,6 +1012,7 @@ pub fn generate(
         nan_blind,
         body_params,
         racecheck,
+        combine,
         tier,
         order,
         regions,
@@ -1022,6 +1042,8 @@ pub fn generate(
         nan_blind,
         body_params,
         racecheck,
+        combine,
+        red_sig: None,
         order,
         regions,
         region: None,

@@ -184,6 +184,37 @@ impl Gen<'_, '_> {
             self.b.ins().extractlane(o1, 1),
         ]
         .map(|o| self.b.ins().iadd(base, o));
+        if let Some((op, _)) = self
+            .combine
+            .then(|| super::combine::combinable(self.f, &self.uses, i))
+            .flatten()
+        {
+            // Into the thread's pending table, each active lane in lane order (`combine.rs`);
+            // the result has no use.
+            let lane_addr = [
+                self.b.ins().extractlane(addr.0, 0),
+                self.b.ins().extractlane(addr.0, 1),
+                self.b.ins().extractlane(addr.1, 0),
+                self.b.ins().extractlane(addr.1, 1),
+            ];
+            for (j, &a) in lane_addr.iter().enumerate() {
+                if grp.full {
+                    self.combine_at(op, t, a, bv[j]);
+                    continue;
+                }
+                let run = self.b.create_block();
+                let next = self.b.create_block();
+                let bit = self.b.ins().band_imm_s(grp.bits, 1 << j);
+                self.b.ins().brif(bit, run, &[], next, &[]);
+                self.b.switch_to_block(run);
+                self.combine_at(op, t, a, bv[j]);
+                self.b.ins().jump(next, &[]);
+                self.b.switch_to_block(next);
+            }
+            self.b.ins().jump(join, &[]);
+            self.b.switch_to_block(join);
+            return Ok(Some(GVal::S4([self.iconst(ct, 0); 4])));
+        }
         if form.op == Some(ir::AtomOp::Add) && form.space == ir::Space::Global {
             // All four lanes active on one address: one host atomic adds the operands' sum.
             // (Shared memory's atomics are plain loads and stores, `Gen::atomic_at`: four

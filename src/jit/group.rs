@@ -377,6 +377,7 @@ impl Gen<'_, '_> {
                 space,
                 ir::Space::Global | ir::Space::Const | ir::Space::Shared
             ) || self.racecheck && space == ir::Space::Shared
+                || self.combine && space != ir::Space::Shared
             {
                 continue;
             }

@@ -13,6 +13,7 @@ mod batch;
 mod bitops;
 mod codegen;
 mod collective;
+mod combine;
 mod ctabar;
 mod ctacheck;
 mod dead_code;
@@ -84,6 +85,9 @@ pub struct JitKernel {
     /// Compiled for batches (`batch.rs`): a call given one in `CtaEnv::batch` runs its later
     /// CTAs too ([`WarpEngine::runs_batches`]).
     batches: bool,
+    /// The code combines global reductions in the thread's pending table (`combine.rs`):
+    /// every call ends with a flush.
+    combine: bool,
     /// The code's native stack frame in bytes (at most `runtime::workers::max_frame`).
     frame: usize,
     func: WarpFn,
@@ -145,6 +149,9 @@ impl WarpEngine for JitKernel {
                 1,
             )
         };
+        if self.combine {
+            crate::runtime::redcombine::end_call(env);
+        }
         if r == 0 {
             WarpStatus::Stopped
         } else {
@@ -174,12 +181,19 @@ impl WarpEngine for JitKernel {
         if barriers {
             env.rounds_in_call = 0;
         }
+        if self.combine {
+            // The table of the thread that runs the call.
+            env.red_table = crate::runtime::redcombine::table();
+        }
         // SAFETY: each pointer of `table` is a distinct warp state of this kernel's layout
         // (checked sizes; `Vec<u128>` is 16-byte aligned), borrowed mutably for the call, and
         // `env` a valid CTA environment for the running launch, borrowed mutably (the code
         // writes its `warp` and `rounds_in_call` fields); the code only touches memory through
         // them and through bounds-checked translations.
         let r = unsafe { (self.func)(table.as_ptr(), env, 0, n as u32) };
+        if self.combine {
+            crate::runtime::redcombine::end_call(env);
+        }
         let earlier = if barriers {
             env.rounds_in_call.saturating_mul(n as u32)
         } else {
@@ -236,8 +250,10 @@ pub fn compile_tier(
     crate::runtime::workers::worker_stack();
     let t0 = std::time::Instant::now();
     let order = crate::analysis::segment::WarpOrder::of(f, lockstep);
+    let combine = !racecheck && combine::eligible(f, &codegen::use_counts(f));
     let plan = codegen::plan(f, order)
         .with_racecheck(racecheck)
+        .with_combine(combine)
         .with_tier(tier);
     let layout =
         crate::analysis::schedule::schedule_with(f, 4, &plan.scalar_slot).map_err(|e| e.message)?;
@@ -362,6 +378,7 @@ pub fn compile_tier(
     Ok(JitKernel {
         zeroed,
         batches,
+        combine,
         frame,
         layout,
         tier,

@@ -196,6 +196,11 @@ impl Gen<'_, '_> {
                 let checks = self.env_val(EnvField::Memcheck);
                 let nm = self.b.ins().icmp_imm_s(IntCC::Equal, checks, 0);
                 ok = self.b.ins().band(ok, nm);
+                if self.combine {
+                    // The access's bytes miss the pending reductions (`combine.rs`).
+                    let clear = self.pending_clear(addr, i64::from(size));
+                    ok = self.b.ins().band(ok, clear);
+                }
             }
             let fast = self.b.create_block();
             self.b.ins().brif(ok, fast, &[], slow, &[]);
@@ -484,6 +489,9 @@ impl Gen<'_, '_> {
         argv: &[Value],
         lane: Value,
     ) -> Result<Option<Value>, String> {
+        if self.needs_flush(i, false) {
+            self.flush_if_pending();
+        }
         let d = self.f.inst(i).clone();
         let rt = d.results.first().map(|&r| self.ty(r));
         let arg = |_g: &mut Self, _l: (), k: usize| -> Result<Value, String> {

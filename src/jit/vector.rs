@@ -755,6 +755,9 @@ impl Gen<'_, '_> {
         sc: &HashMap<ir::Value, Value>,
         i: ir::Inst,
     ) -> Result<(), String> {
+        if self.needs_flush(i, true) {
+            self.flush_if_pending();
+        }
         let d = self.f.inst(i).clone();
         let args = d
             .args
@@ -1529,6 +1532,11 @@ impl Gen<'_, '_> {
             let checks = self.env_val(EnvField::Memcheck);
             let nm = self.b.ins().icmp_imm_s(IntCC::Equal, checks, 0);
             ok = self.b.ins().band(ok, nm);
+            if self.combine {
+                // The four elements' bytes miss the pending reductions (`combine.rs`).
+                let clear = self.pending_clear(a0, 4 * s);
+                ok = self.b.ins().band(ok, clear);
+            }
         }
         let c = consecutive.zip(fits4).map(|(consecutive, fits4)| {
             let c = self.b.ins().band(consecutive, fits4);

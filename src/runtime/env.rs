@@ -157,6 +157,9 @@ pub struct CtaEnv {
     /// how much of each thread's local memory [`CtaEnv::clear_local`] must zero-fill, so that
     /// a large call stack costs a CTA only what it used.
     pub stack_high: std::sync::atomic::AtomicU64,
+    /// The running thread's pending combined reductions (`runtime::redcombine`): the
+    /// table of the thread that made the environment (which runs it).
+    pub red_table: *mut super::redcombine::RedTable,
 }
 
 /// The reserved shared-memory region of a CTA (PTX ISA §10.29 "Special Registers:
@@ -984,6 +987,8 @@ pub fn translate(
     let size = size as u64;
     match space {
         Space::Global | Space::Const => {
+            // The thread's own pending reductions first (`runtime::redcombine`).
+            super::redcombine::flush_overlap(env, addr, size);
             let off = addr.wrapping_sub(GLOBAL_BASE);
             if addr < GLOBAL_BASE || off >= env.global_top || env.global_top - off < size {
                 return Err((FaultKind::OutOfBounds, space));

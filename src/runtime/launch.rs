@@ -790,6 +790,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             batch: std::ptr::null_mut(),
             stack_base: input.stack_base.min(input.local_bytes),
             stack_high: std::sync::atomic::AtomicU64::new(input.stack_base.min(input.local_bytes)),
+            red_table: super::redcombine::table(),
         };
         // `keep_local`: leave a local buffer of the right size as it is (the caller zero-fills
         // what the last CTA used, `CtaEnv::clear_local`); otherwise zero-fill all of it.

@@ -19,6 +19,7 @@ pub mod minifloat;
 pub mod mma;
 pub mod printf;
 pub mod race;
+pub mod redcombine;
 pub mod semantics;
 pub mod shuffle;
 pub mod synccheck;

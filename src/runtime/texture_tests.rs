@@ -332,6 +332,7 @@ fn test_env(
         batch: std::ptr::null_mut(),
         stack_base: 0,
         stack_high: Default::default(),
+        red_table: std::ptr::null_mut(),
         race: std::ptr::null(),
         race_sink: std::ptr::null(),
     }
