@@ -405,7 +405,7 @@ pub const ISA: &[Instr] = isa! {
         "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f1, %f2, %f3, %f4, %f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, {%f1, %f2, %f3, %f4, %f1, %f2, %f3, %f4}",
         "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd1, %fd2}",
         "wmma.mma.sync.aligned.row.col.m8n8k4.rm.f64.f64.f64.f64 {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd1, %fd2}"]
-    "mma" "9.7.14.5.14" ".m8n8k4 .f16 (four quad-pair products, .row/.col A and B), .m16n8k8/.m16n8k16 .f16 (.f16/.f32 accumulators) and .bf16; .m16n8k4/.m16n8k8 .tf32; .m8n8k4/.m16n8k4/.m16n8k8/.m16n8k16 .f64 (.rn, .rz, .rm, .rp); .m8n8k16/.m16n8k16/.m16n8k32 .s8/.u8 and .m8n8k32/.m16n8k32/.m16n8k64 .s4/.u4 {.satfinite}; .m8n8k128/.m16n8k128/.m16n8k256 .b1 .xor/.and.popc; .m16n8k16/.m16n8k32 .e4m3/.e5m2 (.f16/.f32 accumulators)" [
+    "mma" "9.7.14.5.14" ".m8n8k4 .f16 (four quad-pair products, .row/.col A and B), .m16n8k8/.m16n8k16 .f16 (.f16/.f32 accumulators) and .bf16; .m16n8k4/.m16n8k8 .tf32; .m8n8k4/.m16n8k4/.m16n8k8/.m16n8k16 .f64 (.rn, .rz, .rm, .rp); .m8n8k16/.m16n8k16/.m16n8k32 .s8/.u8 and .m8n8k32/.m16n8k32/.m16n8k64 .s4/.u4 {.satfinite}; .m8n8k128/.m16n8k128/.m16n8k256 .b1 .xor/.and.popc; .m16n8k16/.m16n8k32 .e4m3/.e5m2 (.f16/.f32 accumulators); .m16n8k32 .kind::f8f6f4 (A and B each .e4m3/.e5m2/.e3m2/.e2m3/.e2m1 in 8-bit containers: 6-bit at bits 0-5, .e2m1 at bits 2-5, docs/isa-notes.md; .f16/.f32 accumulators) (not yet: .kind::mxf8f6f4/::mxf4/::mxf4nvf4 with .block_scale, whose scale-factor selectors are in figures only, and mma.sp with .kind::f8f6f4: load errors naming them)" [
         "mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f16 {%f1, %f2, %f3, %f4, %f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3, %r4}, {%r1, %r2, %r3, %r4}",
         "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3}, {%f1, %f2, %f3, %f4}",
         "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%r1, %r2}, {%r1, %r2, %r3, %r4}, {%r5, %r1}, {%r3, %r4}",
@@ -417,7 +417,8 @@ pub const ISA: &[Instr] = isa! {
         "mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32 {%r1, %r2}, {%r3}, {%r4}, {%r5, %r1}",
         "mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc {%r1, %r2}, {%r3}, {%r4}, {%r5, %r1}",
         "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r1}, {%f1, %f2, %f3, %f4}",
-        "mma.sync.aligned.m16n8k16.row.col.f16.e5m2.e5m2.f16 {%r1, %r2}, {%r3, %r4}, {%r5}, {%r1, %r2}"]
+        "mma.sync.aligned.m16n8k16.row.col.f16.e5m2.e5m2.f16 {%r1, %r2}, {%r3, %r4}, {%r5}, {%r1, %r2}",
+        "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e3m2.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r1}, {%f1, %f2, %f3, %f4}"]
     "mma.sp" "9.7.14.6" ".sp and .sp::ordered_metadata: .m16n8k16/.m16n8k32 .f16 (.f16/.f32 accumulators) and .bf16; .m16n8k8/.m16n8k16 .tf32; .m16n8k32/.m16n8k64 .s8/.u8 and .m16n8k64/.m16n8k128 .s4/.u4 {.satfinite}; .m16n8k64 .e4m3/.e5m2; metadata and sparsity selector per the ISA's figures; undefined metadata faults" [
         "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3, %r4}, {%f1, %f2, %f3, %f4}, %r5, 0x0",
         "mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, {%f1, %f2, %f3, %f4}, %r5, 1",

@@ -2863,3 +2863,86 @@ fn matrix_moves_8bit_follow_ptxas() {
         }
     }
 }
+
+/// `mma .kind::f8f6f4` (PTX ISA 8.7, §9.7.14.5.14) as ptxas 13.5 (`-arch=sm_120a`) checks it:
+/// refused lines name their fault at line 14 (ptxas's words in the comments), accepted ones
+/// load, and the target gate follows ptxas ("Instruction 'mma with with FP6/FP4 floating point
+/// type' not supported on .target 'sm_100a'", and on sm_120, sm_103a, sm_100f).
+#[test]
+fn mma_kind_f8f6f4_follows_ptxas() {
+    let m = "{%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f1, %f2, %f3, %f4}";
+    let h = "{%r7, %r8}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%r7, %r8}";
+    let kernel = |target: &str, inst: &str| isa_kernel("8.8", target, inst);
+    for inst in [
+        format!("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e3m2.f32 {m}"),
+        format!("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f16.e4m3.e2m3.f16 {h}"),
+        format!("mma.sync.aligned.kind::f8f6f4.m16n8k32.row.col.f32.e2m1.e2m1.f32 {m}"),
+        format!("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e4m3.e5m2.f32 {m}"),
+    ] {
+        for target in ["sm_120a", "sm_121a", "sm_120f"] {
+            if let Err(e) = front_end(&kernel(target, &inst), "k.ptx") {
+                panic!("{inst} on {target}: {e}");
+            }
+        }
+        for target in ["sm_100a", "sm_120", "sm_103a", "sm_100f"] {
+            let e = front_end(&kernel(target, &inst), "k.ptx")
+                .err()
+                .unwrap_or_else(|| panic!("{inst} on {target}: ptxas refuses it"));
+            assert!(e.to_string().contains("k.ptx:14:"), "{e}");
+        }
+    }
+    for (inst, words) in [
+        // "Unexpected instruction types specified for 'mma'"
+        (
+            format!("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e4m3.e2m3.f16 {m}"),
+            "no mma .kind::f8f6f4 form",
+        ),
+        (
+            format!("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.bf16.e2m1.f32 {m}"),
+            "no mma .kind::f8f6f4 form",
+        ),
+        // "Illegal matrix shape '.m16n8k16' for instruction 'mma'"
+        (
+            "mma.sync.aligned.m16n8k16.row.col.kind::f8f6f4.f32.e4m3.e2m3.f32 \
+             {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r5}, {%f1, %f2, %f3, %f4}"
+                .to_string(),
+            "no mma .kind::f8f6f4 form",
+        ),
+        // ".kind::f8f6f4 modifier required for instruction 'mma'"
+        (
+            format!("mma.sync.aligned.m16n8k32.row.col.f32.e2m1.e2m1.f32 {m}"),
+            ".kind::f8f6f4 modifier required",
+        ),
+        // "Unexpected instruction types specified for 'mma'" (.satfinite)
+        (
+            format!("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.satfinite.f32.e2m1.e2m1.f32 {m}"),
+            ".satfinite applies to integer mma only",
+        ),
+        // "Illegal alayout '.col' for instruction 'mma'"
+        (
+            format!("mma.sync.aligned.m16n8k32.col.row.kind::f8f6f4.f32.e2m1.e3m2.f32 {m}"),
+            "needs .row.col",
+        ),
+        // "Arguments mismatch for instruction 'mma'" (.b16 registers for .f16 C and D)
+        (
+            "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f16.e2m1.e3m2.f16 {%h1, %h2}, \
+             {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%h1, %h2}"
+                .to_string(),
+            "needs .b32 or .f16x2 registers",
+        ),
+        // Block scaling and the sparse kind are not implemented: a load error naming them.
+        (
+            format!("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::f8f6f4.f32.e2m1.e3m2.f32 {m}, %r9, 0"),
+            "not supported",
+        ),
+    ] {
+        let e = front_end(&kernel("sm_120a", &inst), "k.ptx")
+            .err()
+            .unwrap_or_else(|| panic!("{inst}: loaded, but ptxas rejects it"));
+        let msg = e.to_string();
+        assert!(
+            msg.contains("k.ptx:14:") && msg.contains(words),
+            "{inst}: {msg} (wanted {words:?})"
+        );
+    }
+}
