@@ -1590,8 +1590,8 @@ mod tests {
                 "not supported",
             ),
             (
-                "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f1, %f2, %f3, %f4}".into(),
-                "kind::f8f6f4 (the sm_120 FP8/FP6/FP4 and block-scaled forms) is not supported yet",
+                "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.f32.e2m1.e2m1.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f1, %f2, %f3, %f4}".into(),
+                "mma with .kind::mxf8f6f4 (the block-scaled sm_120 forms",
             ),
         ] {
             let err = crate::host::front_end(&crate::coverage::example_kernel(&inst), "bad.ptx")
