@@ -406,7 +406,7 @@ pub const ISA: &[Instr] = isa! {
         "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f1, %f2, %f3, %f4, %f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4, %r1, %r2, %r3, %r4}, {%f1, %f2, %f3, %f4, %f1, %f2, %f3, %f4}",
         "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd1, %fd2}",
         "wmma.mma.sync.aligned.row.col.m8n8k4.rm.f64.f64.f64.f64 {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd1, %fd2}"]
-    "mma" "9.7.14.5.14" ".m8n8k4 .f16 (four quad-pair products, .row/.col A and B), .m16n8k8/.m16n8k16 .f16 (.f16/.f32 accumulators) and .bf16; .m16n8k4/.m16n8k8 .tf32; .m8n8k4/.m16n8k4/.m16n8k8/.m16n8k16 .f64 (.rn, .rz, .rm, .rp); .m8n8k16/.m16n8k16/.m16n8k32 .s8/.u8 and .m8n8k32/.m16n8k32/.m16n8k64 .s4/.u4 {.satfinite}; .m8n8k128/.m16n8k128/.m16n8k256 .b1 .xor/.and.popc; .m16n8k16/.m16n8k32 .e4m3/.e5m2 (.f16/.f32 accumulators)" [
+    "mma" "9.7.14.5.14" ".m8n8k4 .f16 (four quad-pair products, .row/.col A and B), .m16n8k8/.m16n8k16 .f16 (.f16/.f32 accumulators) and .bf16; .m16n8k4/.m16n8k8 .tf32; .m8n8k4/.m16n8k4/.m16n8k8/.m16n8k16 .f64 (.rn, .rz, .rm, .rp); .m8n8k16/.m16n8k16/.m16n8k32 .s8/.u8 and .m8n8k32/.m16n8k32/.m16n8k64 .s4/.u4 {.satfinite}; .m8n8k128/.m16n8k128/.m16n8k256 .b1 .xor/.and.popc; .m16n8k16/.m16n8k32 .e4m3/.e5m2 (.f16/.f32 accumulators); .m16n8k32 .kind::f8f6f4 (A and B each .e4m3/.e5m2/.e3m2/.e2m3/.e2m1 in 8-bit containers: 6-bit at bits 0-5, .e2m1 at bits 2-5, docs/isa-notes.md; .f16/.f32 accumulators) (not yet: .kind::mxf8f6f4/::mxf4/::mxf4nvf4 with .block_scale, whose scale-factor selectors are in figures only, and mma.sp with .kind::f8f6f4: load errors naming them)" [
         "mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f16 {%f1, %f2, %f3, %f4, %f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3, %r4}, {%r1, %r2, %r3, %r4}",
         "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3}, {%f1, %f2, %f3, %f4}",
         "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%r1, %r2}, {%r1, %r2, %r3, %r4}, {%r5, %r1}, {%r3, %r4}",
@@ -418,19 +418,24 @@ pub const ISA: &[Instr] = isa! {
         "mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32 {%r1, %r2}, {%r3}, {%r4}, {%r5, %r1}",
         "mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc {%r1, %r2}, {%r3}, {%r4}, {%r5, %r1}",
         "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r1}, {%f1, %f2, %f3, %f4}",
-        "mma.sync.aligned.m16n8k16.row.col.f16.e5m2.e5m2.f16 {%r1, %r2}, {%r3, %r4}, {%r5}, {%r1, %r2}"]
+        "mma.sync.aligned.m16n8k16.row.col.f16.e5m2.e5m2.f16 {%r1, %r2}, {%r3, %r4}, {%r5}, {%r1, %r2}",
+        "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e3m2.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r1}, {%f1, %f2, %f3, %f4}"]
     "mma.sp" "9.7.14.6" ".sp and .sp::ordered_metadata: .m16n8k16/.m16n8k32 .f16 (.f16/.f32 accumulators) and .bf16; .m16n8k8/.m16n8k16 .tf32; .m16n8k32/.m16n8k64 .s8/.u8 and .m16n8k64/.m16n8k128 .s4/.u4 {.satfinite}; .m16n8k64 .e4m3/.e5m2; metadata and sparsity selector per the ISA's figures; undefined metadata faults" [
         "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3, %r4}, {%f1, %f2, %f3, %f4}, %r5, 0x0",
         "mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, {%f1, %f2, %f3, %f4}, %r5, 1",
         "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.satfinite.s32.s8.u8.s32 {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, %r5, 0",
         "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e4m3.e4m3.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, {%f1, %f2, %f3, %f4}, %r5, 0"]
-    "ldmatrix" "9.7.14.5.15" ".m8n8 .x1/.x2/.x4 {.trans} .b16, .shared{::cta} or generic" [
+    "ldmatrix" "9.7.14.5.15" ".m8n8 .x1/.x2/.x4 {.trans} .b16; .m16n16 .x1/.x2 .trans .b8 (two registers a matrix: register 2i+h, byte v+2u of lane l holds row 4(l%4)+2h+v, column l/4+8u; ⚠ ptxjit's reading: docs/isa-notes.md); .m16n16 .x1/.x2 .trans and .m8n16 .x1/.x2/.x4 .b8x16.b6x16_p32/.b8x16.b4x16_p64 (each row's sixteen packed 6-/4-bit elements unpacked into the low bits of their bytes, then laid out as .b8); .shared{::cta} or generic" [
         "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [%r2]",
         "ldmatrix.sync.aligned.m8n8.x4.trans.shared::cta.b16 {%r1, %r2, %r3, %r4}, [%r5]",
-        "ldmatrix.sync.aligned.m8n8.x2.b16 {%r1, %r2}, [%rd1]"]
-    "stmatrix" "9.7.14.5.16" ".m8n8 .x1/.x2/.x4 {.trans} .b16, .shared{::cta} or generic" [
+        "ldmatrix.sync.aligned.m8n8.x2.b16 {%r1, %r2}, [%rd1]",
+        "ldmatrix.sync.aligned.m16n16.x2.trans.shared.b8 {%r1, %r2, %r3, %r4}, [%r5]",
+        "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8x16.b6x16_p32 {%r1, %r2}, [%r5]",
+        "ldmatrix.sync.aligned.m8n16.x4.shared.b8x16.b4x16_p64 {%r1, %r2, %r3, %r4}, [%r5]"]
+    "stmatrix" "9.7.14.5.16" ".m8n8 .x1/.x2/.x4 {.trans} .b16; .m16n8 .x1/.x2/.x4 .trans .b8 (byte v+2u of lane l's register i to row 2(l%4)+v, column l/4+8u of matrix i: the m16n8 accumulator fragment transposed; ⚠ ptxjit's reading: docs/isa-notes.md); .shared{::cta} or generic" [
         "stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r1], {%r2, %r3, %r4, %r5}",
-        "stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%r1], {%r2}"]
+        "stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%r1], {%r2}",
+        "stmatrix.sync.aligned.m16n8.x4.trans.shared.b8 [%r1], {%r2, %r3, %r4, %r5}"]
     "movmatrix" "9.7.14.5.17" ".m8n8.trans.b16" ["movmatrix.sync.aligned.m8n8.trans.b16 %r1, %r2"]
     "wgmma.mma_async" "9.7.15.5.2" ".m64nNk16 (N = 8..256 by 8) .f16 (.f16/.f32 accumulators) and .bf16, .m64nNk8 .tf32, .m64nNk32 .s8/.u8 {.satfinite} and .e4m3/.e5m2 (.f16/.f32 accumulators); A from a shared-memory descriptor (K- or M-major) or registers, B from a descriptor (K- or N-major); no swizzle, 32/64/128-byte swizzles; imm-scale-a/b ±1, scale-d; .m64nNk256.s32.b1.b1.and.popc (N as for 8-bit integers; bits 8 to a byte, little-endian, in the 8-bit layouts). A nonzero descriptor base offset faults: the ISA says how to compute the field for a pattern-misaligned start address but not how other values change the addressing, and ptxjit swizzles on the whole shared address" [
         "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 0, 1",

@@ -2735,3 +2735,228 @@ fn member_mask_promise_fabric_versions_and_fragment_registers_are_checked_as_ptx
         }
     }
 }
+
+/// The 8-bit and packed 6-/4-bit matrix moves of PTX ISA 8.6 (§9.7.14.5.15-16) as ptxas 13.5
+/// (`-arch=sm_100a`) checks them: each refused line names its fault as ptxas does (its words
+/// in the comments) at line 14, and each accepted line loads.
+#[test]
+fn matrix_moves_8bit_follow_ptxas() {
+    let accepted = [
+        "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r1, %r2}, [%r3]",
+        "ldmatrix.sync.aligned.m16n16.x2.trans.shared::cta.b8 {%r1, %r2, %r3, %r4}, [%r5]",
+        "ldmatrix.sync.aligned.m16n16.x1.trans.b8 {%r1, %r2}, [%rd1]",
+        "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8x16.b6x16_p32 {%r1, %r2}, [%r3]",
+        "ldmatrix.sync.aligned.m16n16.x2.trans.shared.b8x16.b4x16_p64 {%r1, %r2, %r3, %r4}, [%r5]",
+        "ldmatrix.sync.aligned.m8n16.x1.shared.b8x16.b6x16_p32 {%r1}, [%r3]",
+        "ldmatrix.sync.aligned.m8n16.x2.shared.b8x16.b4x16_p64 {%r1, %r2}, [%r3]",
+        "ldmatrix.sync.aligned.m8n16.x4.b8x16.b6x16_p32.shared {%r1, %r2, %r3, %r4}, [%r5]",
+        "stmatrix.sync.aligned.m16n8.x1.trans.shared.b8 [%r3], {%r1}",
+        "stmatrix.sync.aligned.m16n8.x2.trans.shared::cta.b8 [%r3], {%r1, %r2}",
+        "stmatrix.sync.aligned.m16n8.x4.trans.b8 [%rd1], {%r1, %r2, %r4, %r5}",
+    ];
+    for inst in accepted {
+        if let Err(e) = front_end(&isa9_kernel(inst), "k.ptx") {
+            panic!("{inst}: {e}");
+        }
+    }
+    let refused = [
+        // "Vector of size 4 is expected for argument 0 of instruction 'ldmatrix'"
+        (
+            "ldmatrix.sync.aligned.m16n16.x2.trans.shared.b8 {%r1, %r2}, [%r5]",
+            "needs 4 registers",
+        ),
+        // "Vector of size 2 is expected for argument 0 of instruction 'ldmatrix'"
+        (
+            "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8x16.b6x16_p32 {%r1}, [%r3]",
+            "needs 2 registers",
+        ),
+        // "Incorrect no. of matrix: 4 for ldmatrix with shape '.m16n16'"
+        (
+            "ldmatrix.sync.aligned.m16n16.x4.trans.shared.b8 {%r1, %r2, %r3, %r4}, [%r5]",
+            "takes .x1 or .x2",
+        ),
+        // "Modifier '.trans' require for instruction ldmatrix with shape '.m16n16'"
+        (
+            "ldmatrix.sync.aligned.m16n16.x1.shared.b8 {%r1, %r2}, [%r3]",
+            "needs .trans",
+        ),
+        // "Incorrect instruction type specified for ldmatrix with shape '.m8n8'"
+        (
+            "ldmatrix.sync.aligned.m8n8.x1.trans.shared.b8 {%r1}, [%r3]",
+            "takes .b16",
+        ),
+        // "Incorrect instruction type specified for ldmatrix with shape '.m16n16'"
+        (
+            "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b16 {%r1, %r2}, [%r3]",
+            "takes .b8",
+        ),
+        // "Modifier .trans not allowed for shape '.m8n16'"
+        (
+            "ldmatrix.sync.aligned.m8n16.x1.trans.shared.b8x16.b6x16_p32 {%r1}, [%r3]",
+            ".trans is not allowed",
+        ),
+        // "Unexpected number of instruction types specified for ldmatrix with shape '.m8n16'"
+        (
+            "ldmatrix.sync.aligned.m8n16.x1.shared.b8 {%r1}, [%r3]",
+            "takes .b8x16.b6x16_p32",
+        ),
+        // "Unexpected number of 'format conversion' modifiers specified"
+        (
+            "ldmatrix.sync.aligned.m8n16.x1.shared.b8x16 {%r1}, [%r3]",
+            "needs a source format",
+        ),
+        (
+            "ldmatrix.sync.aligned.m8n16.x1.shared.b6x16_p32 {%r1}, [%r3]",
+            "needs .b8x16 directly before it",
+        ),
+        // "Illegal modifier '.b6x16_p32.b8x16' for instruction 'ldmatrix'"
+        (
+            "ldmatrix.sync.aligned.m8n16.x1.shared.b6x16_p32.b8x16 {%r1}, [%r3]",
+            "needs a source format",
+        ),
+        // "Unexpected number of instruction types specified for ldmatrix with shape '.m16n16'"
+        (
+            "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8.b8x16.b6x16_p32 {%r1, %r2}, [%r3]",
+            "more than one element type",
+        ),
+        // "State space incorrect for instruction 'ldmatrix'"
+        (
+            "ldmatrix.sync.aligned.m16n16.x1.trans.global.b8 {%r1, %r2}, [%rd1]",
+            "'.global'",
+        ),
+        // "Modifier '.trans' require for instruction stmatrix with shape '.m16n8'"
+        (
+            "stmatrix.sync.aligned.m16n8.x1.shared.b8 [%r3], {%r1}",
+            "needs .trans",
+        ),
+        // "Incorrect instruction type specified for stmatrix with shape '.m8n8'"
+        (
+            "stmatrix.sync.aligned.m8n8.x1.trans.shared.b8 [%r3], {%r1}",
+            "takes .b16",
+        ),
+        // "Incorrect instruction type specified for stmatrix with shape '.m16n8'"
+        (
+            "stmatrix.sync.aligned.m16n8.x1.trans.shared.b16 [%r3], {%r1}",
+            "takes .b8",
+        ),
+    ];
+    for (inst, words) in refused {
+        let e = front_end(&isa9_kernel(inst), "k.ptx")
+            .err()
+            .unwrap_or_else(|| panic!("{inst}: loaded, but ptxas rejects it"));
+        let msg = e.to_string();
+        assert!(
+            msg.contains("k.ptx:14:") && msg.contains(words),
+            "{inst}: {msg} (wanted {words:?})"
+        );
+    }
+    // "Feature '.m16n16' not supported on .target 'sm_90a'" (and 'sm_100', 'sm_120': no
+    // plain targets); sm_120a, sm_103a and the family targets take them (ptxjit's headers
+    // for sm_100a start at PTX ISA 8.6, the version of these forms).
+    let ld = "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r1, %r2}, [%r3]";
+    let st = "stmatrix.sync.aligned.m16n8.x1.trans.shared.b8 [%r3], {%r1}";
+    let pk = "ldmatrix.sync.aligned.m8n16.x1.shared.b8x16.b4x16_p64 {%r1}, [%r3]";
+    for inst in [ld, st, pk] {
+        for (version, target, ok) in [
+            ("8.6", "sm_100a", true),
+            ("9.0", "sm_90a", false),
+            ("9.0", "sm_100", false),
+            ("9.0", "sm_120", false),
+            ("8.7", "sm_120a", true),
+            ("8.8", "sm_103a", true),
+            ("8.8", "sm_120f", true),
+            ("9.0", "sm_110f", true),
+        ] {
+            let r = front_end(&isa_kernel(version, target, inst), "k.ptx");
+            match (r, ok) {
+                (Ok(_), true) => {}
+                (Err(e), false) => assert!(e.to_string().contains("k.ptx:14:"), "{e}"),
+                (Ok(_), false) => panic!("{inst} under {version} {target}: ptxas refuses it"),
+                (Err(e), true) => panic!("{inst} under {version} {target}: {e}"),
+            }
+        }
+    }
+}
+
+/// `mma .kind::f8f6f4` (PTX ISA 8.7, §9.7.14.5.14) as ptxas 13.5 (`-arch=sm_120a`) checks it:
+/// refused lines name their fault at line 14 (ptxas's words in the comments), accepted ones
+/// load, and the target gate follows ptxas ("Instruction 'mma with with FP6/FP4 floating point
+/// type' not supported on .target 'sm_100a'", and on sm_120, sm_103a, sm_100f).
+#[test]
+fn mma_kind_f8f6f4_follows_ptxas() {
+    let m = "{%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f1, %f2, %f3, %f4}";
+    let h = "{%r7, %r8}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%r7, %r8}";
+    let kernel = |target: &str, inst: &str| isa_kernel("8.8", target, inst);
+    for inst in [
+        format!("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e3m2.f32 {m}"),
+        format!("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f16.e4m3.e2m3.f16 {h}"),
+        format!("mma.sync.aligned.kind::f8f6f4.m16n8k32.row.col.f32.e2m1.e2m1.f32 {m}"),
+        format!("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e4m3.e5m2.f32 {m}"),
+    ] {
+        for target in ["sm_120a", "sm_121a", "sm_120f"] {
+            if let Err(e) = front_end(&kernel(target, &inst), "k.ptx") {
+                panic!("{inst} on {target}: {e}");
+            }
+        }
+        for target in ["sm_100a", "sm_120", "sm_103a", "sm_100f"] {
+            let e = front_end(&kernel(target, &inst), "k.ptx")
+                .err()
+                .unwrap_or_else(|| panic!("{inst} on {target}: ptxas refuses it"));
+            assert!(e.to_string().contains("k.ptx:14:"), "{e}");
+        }
+    }
+    for (inst, words) in [
+        // "Unexpected instruction types specified for 'mma'"
+        (
+            format!("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e4m3.e2m3.f16 {m}"),
+            "no mma .kind::f8f6f4 form",
+        ),
+        (
+            format!("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.bf16.e2m1.f32 {m}"),
+            "no mma .kind::f8f6f4 form",
+        ),
+        // "Illegal matrix shape '.m16n8k16' for instruction 'mma'"
+        (
+            "mma.sync.aligned.m16n8k16.row.col.kind::f8f6f4.f32.e4m3.e2m3.f32 \
+             {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r5}, {%f1, %f2, %f3, %f4}"
+                .to_string(),
+            "no mma .kind::f8f6f4 form",
+        ),
+        // ".kind::f8f6f4 modifier required for instruction 'mma'"
+        (
+            format!("mma.sync.aligned.m16n8k32.row.col.f32.e2m1.e2m1.f32 {m}"),
+            ".kind::f8f6f4 modifier required",
+        ),
+        // "Unexpected instruction types specified for 'mma'" (.satfinite)
+        (
+            format!("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.satfinite.f32.e2m1.e2m1.f32 {m}"),
+            ".satfinite applies to integer mma only",
+        ),
+        // "Illegal alayout '.col' for instruction 'mma'"
+        (
+            format!("mma.sync.aligned.m16n8k32.col.row.kind::f8f6f4.f32.e2m1.e3m2.f32 {m}"),
+            "needs .row.col",
+        ),
+        // "Arguments mismatch for instruction 'mma'" (.b16 registers for .f16 C and D)
+        (
+            "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f16.e2m1.e3m2.f16 {%h1, %h2}, \
+             {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%h1, %h2}"
+                .to_string(),
+            "needs .b32 or .f16x2 registers",
+        ),
+        // Block scaling and the sparse kind are not implemented: a load error naming them.
+        (
+            format!("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::f8f6f4.f32.e2m1.e3m2.f32 {m}, %r9, 0"),
+            "not supported",
+        ),
+    ] {
+        let e = front_end(&kernel("sm_120a", &inst), "k.ptx")
+            .err()
+            .unwrap_or_else(|| panic!("{inst}: loaded, but ptxas rejects it"));
+        let msg = e.to_string();
+        assert!(
+            msg.contains("k.ptx:14:") && msg.contains(words),
+            "{inst}: {msg} (wanted {words:?})"
+        );
+    }
+}

@@ -106,8 +106,30 @@ def f32s(bits):
 FP8 = {"e4m3": (7, 3), "e5m2": (15, 2)}
 
 
+# The 6- and 4-bit floats of mma .kind::f8f6f4 (PTX ISA §5.2.5.1: e2m3 bias 1, 3 mantissa
+# bits; e3m2 bias 3, 2 bits; e2m1 bias 1, 1 bit; no infinity or NaN, subnormals at exponent
+# field 0), each in an 8-bit container (§9.7.14.5.14): a 6-bit one at bits 0-5, e2m1 at bits
+# 2-5 (docs/isa-notes.md), the other bits zero.
+NARROW = {"e2m3": (1, 3, 6, 0), "e3m2": (3, 2, 6, 0), "e2m1": (1, 1, 4, 2)}
+
+
+def narrow_value(fmt, byte):
+    bias, mb, w, shift = NARROW[fmt]
+    code = (byte >> shift) & ((1 << w) - 1)
+    e, m = (code >> mb) & ((1 << (w - 1 - mb)) - 1), code & ((1 << mb) - 1)
+    if e == 0:
+        v = F(m, 1 << mb) * F(2) ** (1 - bias)
+    else:
+        v = F((1 << mb) + m, 1 << mb) * F(2) ** (e - bias)
+    return -v if code >> (w - 1) else v
+
+
 def rand_float(fmt, emin=-3, emax=3):
-    """A nonzero value of `fmt` with a random mantissa: bits."""
+    """A nonzero value of `fmt` with a random mantissa: bits (for the 6- and 4-bit formats any
+    encoding, zeros and subnormals included, in its 8-bit container)."""
+    if fmt in NARROW:
+        _, _, w, shift = NARROW[fmt]
+        return R.randrange(1 << w) << shift
     if fmt in FP8:
         bias, mb = FP8[fmt]
         e = R.randint(emin, emax) + bias
@@ -122,6 +144,8 @@ def rand_float(fmt, emin=-3, emax=3):
 
 
 def value(fmt, bits):
+    if fmt in NARROW:
+        return narrow_value(fmt, bits)
     if fmt in FP8:
         bias, mb = FP8[fmt]
         e, m = (bits >> mb) & ((1 << (7 - mb)) - 1), bits & ((1 << mb) - 1)
@@ -134,7 +158,7 @@ def value(fmt, bits):
 
 
 WIDTH = {"f16": 16, "bf16": 16, "tf32": 32, "f32": 32, "f64": 64, "s8": 8, "u8": 8, "s4": 4,
-         "u4": 4, "b1": 1, "s32": 32, "e4m3": 8, "e5m2": 8}
+         "u4": 4, "b1": 1, "s32": 32, "e4m3": 8, "e5m2": 8, "e2m3": 8, "e3m2": 8, "e2m1": 8}
 
 
 def rand_int(ty):
@@ -157,7 +181,7 @@ def a_pos(shape, ty, lane, i):
         return g + 8 * (i >= 32), t * 32 + (i & 31)
     if shape == "m16n8k256" and ty == "b1":
         return g + 8 * ((i // 32) % 2), t * 32 + (i & 31) + 128 * (i >= 64)
-    if shape == "m16n8k32" and ty in ("e4m3", "e5m2"):
+    if shape == "m16n8k32" and ty in ("e4m3", "e5m2", "e2m3", "e3m2", "e2m1"):
         return a_pos(shape, "s8", lane, i)
     if shape == "m16n8k8" and ty in ("f16", "bf16"):
         return g + 8 * (i >= 2), t * 2 + (i & 1)
@@ -194,7 +218,7 @@ def b_pos(shape, ty, lane, i):
         return t * 32 + i, g
     if shape == "m16n8k256" and ty == "b1":
         return t * 32 + (i & 31) + 128 * (i >= 32), g
-    if shape == "m16n8k32" and ty in ("e4m3", "e5m2"):
+    if shape == "m16n8k32" and ty in ("e4m3", "e5m2", "e2m3", "e3m2", "e2m1"):
         return b_pos(shape, "s8", lane, i)
     if shape == "m16n8k8" and ty in ("f16", "bf16"):
         return t * 2 + i, g
@@ -314,7 +338,8 @@ def names(p, n):
     return [f"{p}{k}" for k in range(n)]
 
 
-def mma_group(shape, layout, dt, at, bt, ct, cases=2, sat=False, op=None, special=None):
+def mma_group(shape, layout, dt, at, bt, ct, cases=2, sat=False, op=None, special=None,
+              kind=None):
     """One mma.sync form: random A, B, C per case, D by the ISA's arithmetic, fragments by
     the layout formulas."""
     m, n, k = dims(shape)
@@ -327,7 +352,7 @@ def mma_group(shape, layout, dt, at, bt, ct, cases=2, sat=False, op=None, specia
     kind_a, kind_b, kind_c, kind_d = map(reg_kind, (at, bt, ct, dt))
     sig_t = {k: k for k in ("f16x2", "bf16x2", "f32", "f64", "s32", "b32")}
     D, A_, B_, C_ = names("d", rd), names("a", ra), names("b", rb), names("c", rc)
-    words = ["mma.sync.aligned", shape, layout]
+    words = ["mma.sync.aligned", shape, layout] + ([kind] if kind else [])
     if sat:
         words.append("satfinite")
     words += [dt, at, bt, ct]
@@ -342,7 +367,7 @@ def mma_group(shape, layout, dt, at, bt, ct, cases=2, sat=False, op=None, specia
            " ".join(f"{x}:{sig_t[kind_c]}" for x in C_))
     g = Group(None, f"{ptx} :: {sig}")
     for case in range(cases):
-        if at in ("f16", "bf16", "tf32", "f64", "e4m3", "e5m2"):
+        if at in ("f16", "bf16", "tf32", "f64", "e4m3", "e5m2", "e2m3", "e3m2", "e2m1"):
             Ab = [[rand_float(at) for _ in range(k)] for _ in range(m)]
             Bb = [[rand_float(bt) for _ in range(n)] for _ in range(k)]
             Cb = [[rand_float(ct, -1, 4) for _ in range(n)] for _ in range(m)]
@@ -601,6 +626,19 @@ def gen_mma():
         g.comment = (f"m8n8k4{layout} .{dt} D, .{ct} C: the quad-pair layouts of §9.7.14.5.1 "
                      "(A and B by their .row/.col, C/D by type)")
         groups.append(g)
+    R.seed("mma_f8f6f4")  # after the rows above, which keep their values
+    first = True
+    for dt, at, bt in [("f32", "e2m1", "e2m1"), ("f32", "e2m3", "e3m2"), ("f32", "e3m2", "e2m1"),
+                       ("f16", "e2m1", "e2m3"), ("f32", "e4m3", "e2m1"), ("f16", "e5m2", "e3m2"),
+                       ("f32", "e4m3", "e5m2")]:
+        g = G("m16n8k32", "row.col", dt, at, bt, dt, kind="kind::f8f6f4")
+        g.comment = (f"m16n8k32 .kind::f8f6f4 .{at} x .{bt}, {dt} accumulator: the .e4m3 "
+                     "fragment layout, each element in an 8-bit container (6-bit at bits 0-5, "
+                     "e2m1 at bits 2-5); every encoding drawn, zeros and subnormals included")
+        if first:
+            g.target = "sm_120a"
+            first = False
+        groups.append(g)
     write("mma.isa", """
 mma.sync (PTX ISA §9.7.14.5: "Matrix Fragments for mma.m*n*k*" (the per-shape fragment
 layouts), §9.7.14.5.14 "mma"). Inputs are random, seeded; fragments placed by the ISA's layout
@@ -609,7 +647,8 @@ host: products exact; the floating-point sum from C over k = 0, 1, ... with one 
 nearest even in the accumulator type per step (docs/isa-notes.md, "Order and precision of the
 floating-point sum in mma/wmma.mma": the ISA leaves the order unspecified, this is ptxjit's);
 integer sums exact, wrapped to 32 bits, or clamped with .satfinite; .b1: C + popc of the XOR or
-AND of a row of A and a column of B.""", groups)
+AND of a row of A and a column of B. The .kind::f8f6f4 rows (sm_120a) follow the others.""",
+          groups)
 
 
 # ---------------------------------------------------------------- warp operations
@@ -906,13 +945,145 @@ def gen_matrix_move():
         g.case("random matrix", {l: ([hx(frag_of(mat, l, False))], [hx(frag_of(mat, l, True))])
                                  for l in range(32)})
     groups.append(g)
+    groups += matrix_move_b8()
     write("matrix_move.isa", """
 Matrix moves (PTX ISA §9.7.14.5.15 ldmatrix, §9.7.14.5.16 stmatrix, §9.7.14.5.17 movmatrix):
 each 8x8 matrix of .b16 elements has its rows at the addresses lanes 8i..8i+7 give (matrix i);
 lane l's register i holds row l/4, columns 2(l%4) and 2(l%4)+1 of matrix i (lower half first),
 with .trans the same positions of the transposed matrix. Values computed in gen_warp.py from a
 random seeded shared-memory image; stmatrix rows give the bytes expected afterwards (all other
-bytes keep their values).""", groups, target="sm_90")
+bytes keep their values). The 8-bit forms of PTX ISA 8.6 (ldmatrix .m16n16/.m8n16 with .b8 and
+the packed .b8x16.b6x16_p32/.b8x16.b4x16_p64 rows, stmatrix .m16n8 .b8) follow under sm_100a,
+each group's layout in its comment (docs/isa-notes.md).""", groups, target="sm_90")
+
+
+def unpack_row(row, fmt):
+    """§9.7.14.5.15: a 16-byte shared-memory row as its 16 elements: the bytes (.b8), or
+    .b8x16.b4x16_p64 / .b8x16.b6x16_p32's sixteen packed 4-/6-bit elements (element j at bits
+    w*j of the row, little-endian, then the padding), each in the low bits of its byte."""
+    if fmt == "b8":
+        return list(row)
+    w = {"b8x16.b4x16_p64": 4, "b8x16.b6x16_p32": 6}[fmt]
+    v = int.from_bytes(bytes(row), "little")
+    return [(v >> (w * j)) & ((1 << w) - 1) for j in range(16)]
+
+
+def ld_m16n16_trans(mat, lane, h):
+    """Register h of a lane for one 16x16 matrix of bytes (rows as the lanes 0..15 address
+    them) under ldmatrix .m16n16 .trans: byte v + 2u is (row 4(lane%4) + 2h + v, column
+    lane/4 + 8u) (ptxjit's reading of the ISA's figure, docs/isa-notes.md)."""
+    a, b = lane % 4, lane // 4
+    return sum(mat[4 * a + 2 * h + (k & 1)][b + 8 * (k >> 1)] << (8 * k) for k in range(4))
+
+
+def st_m16n8_trans(lane, k):
+    """stmatrix .m16n8 .trans .b8: byte k = v + 2u of a lane's register goes to (row
+    2(lane%4) + v, column lane/4 + 8u) of its 8x16 matrix of bytes."""
+    a, b = lane % 4, lane // 4
+    return 2 * a + (k & 1), b + 8 * (k >> 1)
+
+
+def matrix_move_b8():
+    """The 8-bit and packed 6-/4-bit forms of ldmatrix and stmatrix (PTX ISA 8.6, sm_100a)."""
+    R.seed("matrix_move_b8")
+    groups = []
+    SH = 1024
+    first = True
+    variants = [("m16n16", num, fmt, ".shared") for fmt in ("b8", "b8x16.b6x16_p32",
+                                                            "b8x16.b4x16_p64")
+                for num in (1, 2)]
+    variants += [("m8n16", num, fmt, ".shared") for fmt in ("b8x16.b6x16_p32",
+                                                           "b8x16.b4x16_p64")
+                 for num in (1, 2, 4)]
+    variants += [("m16n16", 2, "b8", ""), ("m8n16", 4, "b8x16.b6x16_p32", ".shared::cta")]
+    for shape, num, fmt, space in variants:
+        tall = shape == "m16n16"
+        rows_per = 16 if tall else 8
+        nregs = 2 * num if tall else num
+        D = names("d", nregs)
+        tr = ".trans" if tall else ""
+        if space:
+            ptx = (f"ldmatrix.sync.aligned.{shape}.x{num}{tr}{space}.{fmt} {{{','.join(D)}}}, [p]"
+                   f" :: {' '.join(x + ':b32' for x in D)} <- p:sptr ; shared {SH}")
+        else:
+            ptx = (f"cvt.u64.u32 q, p; cvta.shared.u64 q, q; "
+                   f"ldmatrix.sync.aligned.{shape}.x{num}{tr}.{fmt} {{{','.join(D)}}}, [q]"
+                   f" :: {' '.join(x + ':b32' for x in D)} <- p:sptr ; shared {SH} ; "
+                   "regs q:u64")
+        where = {"": " (generic address)", ".shared::cta": " (.shared::cta)"}.get(space, "")
+        if tall:
+            what = ("lanes 16i..16i+15 give the row addresses of matrix i; register 2i+h, byte "
+                    "v+2u holds (row 4(l%4)+2h+v, column l/4+8u)")
+        else:
+            what = ("lanes 8i..8i+7 give the row addresses of matrix i; register i holds "
+                    "elements 4(l%4)..4(l%4)+3 of row l/4")
+        unpack = {"b8": "", "b8x16.b6x16_p32": "; rows of sixteen packed 6-bit elements, each "
+                  "unpacked into the low bits of its byte",
+                  "b8x16.b4x16_p64": "; rows of sixteen packed 4-bit elements, each unpacked "
+                  "into the low bits of its byte"}[fmt]
+        g = Group(f"ldmatrix .{shape}.x{num}{tr}.{fmt}{where}: {what}{unpack}", ptx,
+                  target="sm_100a" if first else None)
+        first = False
+        for _ in range(2):
+            words = [R.randrange(1 << 32) for _ in range(SH // 4)]
+            byte = lambda off: (words[off // 4] >> (8 * (off % 4))) & 0xFF
+            rows = R.sample(range(SH // 16), rows_per * num)
+            addr = [16 * r for r in rows]
+            mats = [[unpack_row([byte(addr[rows_per * m + i] + c) for c in range(16)], fmt)
+                     for i in range(rows_per)] for m in range(num)]
+            lanes = {}
+            for l in range(32):
+                p = addr[l] if l < rows_per * num else R.randrange(SH // 16) * 16
+                if tall:
+                    out = [ld_m16n16_trans(mats[m], l, h) for m in range(num) for h in (0, 1)]
+                else:
+                    out = [sum(mats[m][l // 4][4 * (l % 4) + e] << (8 * e) for e in range(4))
+                           for m in range(num)]
+                lanes[l] = ([hx(p, 1)], [hx(v) for v in out])
+            g.case("rows at random 16-byte aligned offsets (memory unchanged)", lanes,
+                   init={0: words})
+        groups.append(g)
+    for num, space in [(1, ".shared"), (2, ".shared"), (4, ".shared"), (2, ".shared::cta"),
+                       (4, "")]:
+        S = names("r", num)
+        regs = " ".join(x + ":b32" for x in S)
+        if space:
+            ptx = (f"stmatrix.sync.aligned.m16n8.x{num}.trans{space}.b8 [p], {{{','.join(S)}}}"
+                   f" :: <- p:sptr {regs} ; shared {SH}")
+        else:
+            ptx = (f"cvt.u64.u32 q, p; cvta.shared.u64 q, q; "
+                   f"stmatrix.sync.aligned.m16n8.x{num}.trans.b8 [q], {{{','.join(S)}}}"
+                   f" :: <- p:sptr {regs} ; shared {SH} ; regs q:u64")
+        where = {"": " (generic address)", ".shared::cta": " (.shared::cta)"}.get(space, "")
+        g = Group(f"stmatrix .m16n8.x{num}.trans.b8{where}: lanes 8i..8i+7 give the row "
+                  "addresses of matrix i (8 rows of 16 bytes); byte v+2u of register i goes "
+                  "to (row 2(l%4)+v, column l/4+8u); the rest of the image keeps its bytes", ptx)
+        for _ in range(2):
+            init = [R.randrange(1 << 32) for _ in range(SH // 4)]
+            rows = R.sample(range(SH // 16), 8 * num)
+            addr = [16 * r for r in rows]
+            vals = {l: [R.randrange(1 << 32) for _ in range(num)] for l in range(32)}
+            mats = [[[None] * 16 for _ in range(8)] for _ in range(num)]
+            for l in range(32):
+                for m in range(num):
+                    for k in range(4):
+                        r, c = st_m16n8_trans(l, k)
+                        assert mats[m][r][c] is None
+                        mats[m][r][c] = (vals[l][m] >> (8 * k)) & 0xFF
+            lanes = {}
+            for l in range(32):
+                p = addr[l] if l < 8 * num else R.randrange(SH // 16) * 16
+                lanes[l] = ([hx(p, 1)] + [hx(v) for v in vals[l]], [])
+            expect = {}
+            for m in range(num):
+                for r in range(8):
+                    row = mats[m][r]
+                    expect[addr[8 * m + r]] = [sum(row[4 * w + i] << (8 * i) for i in range(4))
+                                               for w in range(4)]
+            g.case("rows at random 16-byte aligned offsets", lanes, init={0: init},
+                   expect=expect)
+        groups.append(g)
+    return groups
 
 
 # ---------------------------------------------------------------- wmma

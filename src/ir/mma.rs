@@ -59,6 +59,9 @@ impl MmaElem {
             "s32" => MmaElem::S32,
             "e4m3" => MmaElem::E4m3,
             "e5m2" => MmaElem::E5m2,
+            "e2m3" => MmaElem::E2m3,
+            "e3m2" => MmaElem::E3m2,
+            "e2m1" => MmaElem::E2m1,
             _ => return None,
         })
     }
@@ -310,11 +313,38 @@ impl MmaSpec {
         }
     }
 
+    /// Whether elements of type `e` sit one to an 8-bit container in this multiply's
+    /// registers: the 6- and 4-bit inputs of `mma`'s `.kind::f8f6f4` (PTX ISA §9.7.14.5.14;
+    /// `.e2m3`/`.e3m2` at bits 0-5, `.e2m1` at bits 2-5 of the byte, docs/isa-notes.md).
+    pub fn in_container(&self, e: MmaElem) -> bool {
+        self.family == MmaFamily::Mma && matches!(e, MmaElem::E2m3 | MmaElem::E3m2 | MmaElem::E2m1)
+    }
+
+    /// Bits one element of type `e` takes in a register: [`MmaElem::bits`], or 8 for an
+    /// element in a container ([`MmaSpec::in_container`]).
+    pub fn slot_bits(&self, e: MmaElem) -> u32 {
+        if self.in_container(e) {
+            8
+        } else {
+            e.bits()
+        }
+    }
+
+    /// Elements of type `e` per register: [`MmaElem::per_reg`], or 4 for elements in
+    /// containers.
+    pub fn per_reg(&self, e: MmaElem) -> u32 {
+        if self.in_container(e) {
+            4
+        } else {
+            e.per_reg()
+        }
+    }
+
     /// The number of registers of a fragment and their IR type (`D` as `C` with its own
     /// element type: pass `out` for the result).
     pub fn regs(&self, f: MmaFrag, out: bool) -> (u32, Type) {
         let e = if out { self.d } else { self.elem(f) };
-        (self.elems(f).div_ceil(e.per_reg()), e.reg_type())
+        (self.elems(f).div_ceil(self.per_reg(e)), e.reg_type())
     }
 }
 

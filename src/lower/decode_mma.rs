@@ -22,7 +22,7 @@ use super::super::LowerError;
 use super::{space_of, Cx};
 use crate::ir::{
     MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSparse, MmaSpec, Op, Round, SReg, ShflMode, Sign,
-    Space, Type,
+    Space, Tc05CpUnpack, Type,
 };
 use crate::ptx::ast::Operand;
 use crate::ptx::target::Version;
@@ -129,11 +129,31 @@ pub(super) fn regs(cx: &Cx, k: usize, n: u32) -> Result<Vec<Operand>, LowerError
 }
 
 /// Whether `(m, n, k)` with input type `a` (and `b`) and accumulator `c`/`d` is an `mma`
-/// form of the PTX ISA (§9.7.14.5.14 "Syntax"); `Err` names what is wrong.
-fn mma_form(spec: &MmaSpec) -> Result<(), String> {
+/// form of the PTX ISA (§9.7.14.5.14 "Syntax"; `f8f6f4`: with `.kind::f8f6f4`, `.m16n8k32`
+/// with A and B each `.e4m3`, `.e5m2`, `.e3m2`, `.e2m3` or `.e2m1` and an `.f16` or `.f32`
+/// accumulator); `Err` names what is wrong.
+fn mma_form(spec: &MmaSpec, f8f6f4: bool) -> Result<(), String> {
     use MmaElem::*;
     let shape = (spec.m, spec.n, spec.k);
     let (a, b, c, d) = (spec.a, spec.b, spec.c, spec.d);
+    let narrow = |e: MmaElem| matches!(e, E4m3 | E5m2 | E3m2 | E2m3 | E2m1);
+    if f8f6f4 {
+        if !(narrow(a) && narrow(b) && matches!(c, F16 | F32) && c == d && shape == (16, 8, 32)) {
+            return Err(format!(
+                "no mma .kind::f8f6f4 form .m{}n{}k{} with types .{d}.{a}.{b}.{c} (.m16n8k32, \
+                 A and B .e4m3/.e5m2/.e3m2/.e2m3/.e2m1, C = D .f16 or .f32)",
+                spec.m, spec.n, spec.k
+            ));
+        }
+        if spec.satfinite {
+            return Err(".satfinite applies to integer mma only".into());
+        }
+        return Ok(());
+    }
+    if matches!(a, E3m2 | E2m3 | E2m1) || matches!(b, E3m2 | E2m3 | E2m1) {
+        // ptxas 13.5: ".kind::f8f6f4 modifier required for instruction 'mma'".
+        return Err(".kind::f8f6f4 modifier required for 6- and 4-bit inputs".into());
+    }
     let ok = match a {
         // ptxas: "the .dtype must be .f32 when the .ctype is .f32"; the m16n8 shapes take
         // no .f32 result of an .f16 accumulator either (only .m8n8k4 mixes them that way).
@@ -214,15 +234,18 @@ fn bit_op(cx: &Cx) -> Result<MmaBitOp, LowerError> {
 /// d, a, b, c, e, f` (e the metadata register, f the sparsity selector, an immediate).
 pub(super) fn mma(b: &mut Builder, cx: &mut Cx) -> R {
     sync_aligned(cx)?;
-    // PTX ISA 8.7's `sm_120a` forms: `.kind::f8f6f4` (6- and 4-bit inputs) and the
-    // block-scaled `.kind::mxf8f6f4`/`::mxf4`/`::mxf4nvf4` with `.block_scale`.
+    // PTX ISA 8.7's `sm_120a` forms: `.kind::f8f6f4` (FP8/FP6/FP4 inputs in 8-bit
+    // containers) and the block-scaled `.kind::mxf8f6f4`/`::mxf4`/`::mxf4nvf4` with
+    // `.block_scale` (not yet).
+    let f8f6f4 = cx.has("kind::f8f6f4");
     if let Some(kind) = cx
         .mods
         .iter()
-        .find(|m| m.starts_with("kind::") || **m == "block_scale")
+        .find(|m| (m.starts_with("kind::") && **m != "kind::f8f6f4") || **m == "block_scale")
     {
         return Err(cx.unsupported(&format!(
-            "mma with .{kind} (the sm_120 FP8/FP6/FP4 and block-scaled forms) is not supported yet"
+            "mma with .{kind} (the block-scaled sm_120 forms, and the .kind::f16/.kind::i8 \
+             spellings) is not supported yet"
         )));
     }
     let sparse = match (cx.has("sp"), cx.has("sp::ordered_metadata")) {
@@ -231,6 +254,12 @@ pub(super) fn mma(b: &mut Builder, cx: &mut Cx) -> R {
         (false, true) => Some(true),
         (true, true) => return Err(cx.bad("both .sp and .sp::ordered_metadata")),
     };
+    if f8f6f4 && sparse.is_some() {
+        return Err(cx.unsupported(
+            "mma.sp with .kind::f8f6f4 is not supported yet (its sparse A fragment of 8-bit \
+             containers is in the ISA's figures only)",
+        ));
+    }
     let (m, n, k) = shape(cx)?;
     let types = elem_types(cx);
     let [d, a, bt, c] = types[..] else {
@@ -253,6 +282,7 @@ pub(super) fn mma(b: &mut Builder, cx: &mut Cx) -> R {
             "rz",
             "rm",
             "rp",
+            "kind::f8f6f4",
         ],
         true,
         true,
@@ -291,7 +321,7 @@ pub(super) fn mma(b: &mut Builder, cx: &mut Cx) -> R {
         let selector = super::wgmma::imm(cx, 5, "the sparsity selector", &allowed)? as u8;
         spec.sparse = Some(MmaSparse { selector, ordered });
     } else {
-        mma_form(&spec).map_err(|e| cx.bad(&e))?;
+        mma_form(&spec, f8f6f4).map_err(|e| cx.bad(&e))?;
         for (k, which, e) in [(0, "D", d), (1, "A", a), (2, "B", bt), (3, "C", c)] {
             typed_fragment(b, cx, k, which, e)?;
         }
@@ -524,7 +554,7 @@ fn matrices(cx: &Cx) -> Result<u32, LowerError> {
     }
 }
 
-/// Check the `.m8n8` shape and `.b16` type of the matrix moves.
+/// Check the `.m8n8` shape and `.b16` type of `movmatrix`.
 fn m8n8_b16(cx: &Cx) -> R {
     if !cx.has("m8n8") {
         return Err(cx.unsupported("only the .m8n8 shape is supported"));
@@ -540,6 +570,9 @@ const MOVE_MODS: &[&str] = &[
     "sync",
     "aligned",
     "m8n8",
+    "m16n16",
+    "m8n16",
+    "m16n8",
     "x1",
     "x2",
     "x4",
@@ -547,59 +580,264 @@ const MOVE_MODS: &[&str] = &[
     "shared",
     "shared::cta",
     "b16",
+    "b8",
+    "b8x16",
+    "b6x16_p32",
+    "b4x16_p64",
 ];
 
-/// PTX ISA §9.7.14.5.15: `ldmatrix.sync.aligned.m8n8.num{.trans}{.shared{::cta}}.b16 d, [a]`.
+/// The elements of a matrix move (PTX ISA §9.7.14.5.15-16 `.type`, `.dst_fmt.src_fmt`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MoveElems {
+    /// `.b16`.
+    B16,
+    /// `.b8`.
+    B8,
+    /// `.b8x16.b6x16_p32` / `.b8x16.b4x16_p64` (`ldmatrix` only): each 16-byte row of
+    /// shared memory holds sixteen packed 6- or 4-bit elements then 32 or 64 bits of
+    /// padding; each element lands in the low bits of its own byte of the registers.
+    Packed(Tc05CpUnpack),
+}
+
+/// The element type or format of a matrix move: exactly one of `.b16`, `.b8` and
+/// `.b8x16` followed by its source format.
+fn move_elems(cx: &Cx) -> Result<MoveElems, LowerError> {
+    let pos = |w: &str| cx.mods.iter().position(|m| *m == w);
+    let packed = match pos("b8x16") {
+        None => {
+            if let Some(m) = cx
+                .mods
+                .iter()
+                .find(|m| matches!(**m, "b6x16_p32" | "b4x16_p64"))
+            {
+                return Err(cx.bad(&format!(".{m} needs .b8x16 directly before it")));
+            }
+            None
+        }
+        Some(i) => Some(match cx.mods.get(i + 1).copied() {
+            Some("b6x16_p32") => Tc05CpUnpack::B6x16P32,
+            Some("b4x16_p64") => Tc05CpUnpack::B4x16P64,
+            _ => {
+                return Err(cx.bad(
+                    ".b8x16 needs a source format .b6x16_p32 or .b4x16_p64 directly after it",
+                ))
+            }
+        }),
+    };
+    match (cx.has("b16"), cx.has("b8"), packed) {
+        (true, false, None) => Ok(MoveElems::B16),
+        (false, true, None) => Ok(MoveElems::B8),
+        (false, false, Some(u)) => Ok(MoveElems::Packed(u)),
+        (false, false, None) => Err(cx.bad("needs an element type (.b16, .b8, .b8x16.…)")),
+        _ => Err(cx.bad("more than one element type")),
+    }
+}
+
+/// The one shape modifier among `shapes` (in errors: `what`).
+fn move_shape<'a>(cx: &Cx<'a>, shapes: &[&'static str]) -> Result<&'static str, LowerError> {
+    let found: Vec<&'static str> = shapes.iter().copied().filter(|s| cx.has(s)).collect();
+    match found[..] {
+        [s] => Ok(s),
+        _ => Err(cx.bad(&format!(
+            "needs one shape of {}",
+            shapes
+                .iter()
+                .map(|s| format!(".{s}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
+/// Lane-uniform 8-bit element `col` (an i32, `0..16`) of the 16-byte row at `row` of shared
+/// memory, as `elems` stores it, zero-extended to i32: byte `col` (`.b8`), or element `col`
+/// of the packed row (bits `w·col .. w·col + w - 1` of its bytes, little-endian; `w` 4 or 6).
+fn move_elem(
+    b: &mut Builder,
+    cx: &Cx,
+    space: Space,
+    row: Var,
+    col: Var,
+    elems: MoveElems,
+) -> Result<Var, LowerError> {
+    let byte = |b: &mut Builder, off: Var| -> Result<Var, LowerError> {
+        let a = offset(b, cx, row, off)?;
+        let v = b.emit1(
+            Op::Load { space, align: 1 },
+            vec![a],
+            Type::I8,
+            cx.loc,
+            &cx.ptx,
+        );
+        int_to(b, cx, v, Type::I32)
+    };
+    match elems {
+        MoveElems::B16 | MoveElems::B8 => byte(b, col),
+        MoveElems::Packed(Tc05CpUnpack::B4x16P64) => {
+            let at = bin_k(b, cx, SHR, col, 1);
+            let v = byte(b, at)?;
+            let odd = bin_k(b, cx, Op::And {}, col, 1);
+            let sh = bin_k(b, cx, Op::Shl {}, odd, 2);
+            let v = bin(b, cx, SHR, v, sh);
+            Ok(bin_k(b, cx, Op::And {}, v, 0xf))
+        }
+        MoveElems::Packed(Tc05CpUnpack::B6x16P32) => {
+            // Bits 6·col .. 6·col + 5: the bytes of the first and of the last bit (one
+            // byte when they are the same; never the padding after byte 11).
+            let bit = bin_k(b, cx, Op::IMul {}, col, 6);
+            let first = bin_k(b, cx, SHR, bit, 3);
+            let last = bin_k(b, cx, Op::IAdd {}, bit, 5);
+            let last = bin_k(b, cx, SHR, last, 3);
+            let lo = byte(b, first)?;
+            let hi = byte(b, last)?;
+            let hi = bin_k(b, cx, Op::Shl {}, hi, 8);
+            let v = bin(b, cx, Op::Or {}, lo, hi);
+            let sh = bin_k(b, cx, Op::And {}, bit, 7);
+            let v = bin(b, cx, SHR, v, sh);
+            Ok(bin_k(b, cx, Op::And {}, v, 0x3f))
+        }
+    }
+}
+
+/// Four i32 bytes (low first) as one 32-bit register value.
+fn pack_bytes(b: &mut Builder, cx: &Cx, bytes: &[Var]) -> Var {
+    let mut v = bytes[0];
+    for (k, &e) in bytes.iter().enumerate().skip(1) {
+        let e = bin_k(b, cx, Op::Shl {}, e, 8 * k as u64);
+        v = bin(b, cx, Op::Or {}, v, e);
+    }
+    v
+}
+
+/// PTX ISA §9.7.14.5.15: `ldmatrix.sync.aligned.m8n8.num{.trans}{.ss}.b16 r, [p]`,
+/// `ldmatrix.sync.aligned.m16n16.num.trans{.ss}.b8 r, [p]` and the unpacking
+/// `….m8n16.num{.ss}.b8x16.src_fmt` / `….m16n16.num.trans{.ss}.b8x16.src_fmt` forms.
+///
+/// - `.m8n8` (`.b16`): matrix `i` is 8 rows of 16 bytes at the addresses of lanes
+///   `8i..8i+7`; lane `l`'s register `i` holds row `l/4`, elements `2(l%4)`, `2(l%4)+1`
+///   (`.trans`: those of the transposed matrix).
+/// - `.m8n16` (packed, no `.trans`): as `.m8n8` with the row unpacked into 16 bytes; lane
+///   `l`'s register `i` holds elements `4(l%4)..4(l%4)+3` of row `l/4` of matrix `i`.
+/// - `.m16n16` (`.trans`, `.x1`/`.x2`): matrix `i` is 16 rows of 16 (unpacked) bytes at the
+///   addresses of lanes `16i..16i+15`; lane `l`'s registers `2i + h` hold, byte `v + 2u`,
+///   element (row `4(l%4) + 2h + v`, column `l/4 + 8u`) of matrix `i` (ptxjit's reading,
+///   docs/isa-notes.md).
 pub(super) fn ldmatrix(b: &mut Builder, cx: &mut Cx) -> R {
     sync_aligned(cx)?;
-    m8n8_b16(cx)?;
     only(cx, MOVE_MODS, false, false)?;
-    cx.expect_operands(2)?;
+    let shape = move_shape(cx, &["m8n8", "m16n16", "m8n16"])?;
+    let elems = move_elems(cx)?;
     let num = matrices(cx)?;
     let trans = cx.has("trans");
+    match (shape, elems) {
+        ("m8n8", MoveElems::B16) => {}
+        ("m8n8", _) => return Err(cx.bad("the .m8n8 shape takes .b16 elements")),
+        ("m16n16", MoveElems::B16) => {
+            return Err(cx.bad("the .m16n16 shape takes .b8 or .b8x16.… elements"))
+        }
+        ("m8n16", MoveElems::Packed(_)) => {}
+        ("m8n16", _) => {
+            return Err(
+                cx.bad("the .m8n16 shape takes .b8x16.b6x16_p32 or .b8x16.b4x16_p64 elements")
+            )
+        }
+        _ => {}
+    }
+    if shape == "m16n16" && !trans {
+        return Err(cx.bad("the .m16n16 shape needs .trans"));
+    }
+    if shape == "m8n16" && trans {
+        return Err(cx.bad(".trans is not allowed with the .m8n16 shape"));
+    }
+    if shape == "m16n16" && num == 4 {
+        return Err(cx.bad("the .m16n16 shape takes .x1 or .x2"));
+    }
+    cx.expect_operands(2)?;
     let space = space_of(cx); // .shared{::cta} or generic (MOVE_MODS)
-    let dests = regs(cx, 0, num)?;
+    let per = if shape == "m16n16" { 2 } else { 1 };
+    let dests = regs(cx, 0, num * per)?;
     let addr = b.address(cx, 1, space)?;
     full_warp_wait(b, cx);
     let l = lane(b, cx);
     let q = bin_k(b, cx, UDIV, l, 4); // l / 4
     let r = bin_k(b, cx, UREM, l, 4); // l % 4
-    for (j, dop) in dests.iter().enumerate() {
-        let base = (8 * j) as u64;
-        let v = if !trans {
-            // Row l/4 of matrix j, bytes 4·(l%4)..: one 32-bit load.
-            let src = bin_k(b, cx, Op::IAdd {}, q, base);
-            let a = shfl_addr(b, cx, addr, src)?;
-            let off = bin_k(b, cx, Op::Shl {}, r, 2);
-            let a = offset(b, cx, a, off)?;
-            b.emit1(
-                Op::Load { space, align: 4 },
-                vec![a],
-                Type::I32,
-                cx.loc,
-                &cx.ptx,
-            )
-        } else {
-            // Column l/4 of matrix j, rows 2·(l%4) and 2·(l%4)+1: two 16-bit loads.
-            let mut halves = vec![];
-            for h in 0..2u64 {
-                let r2 = bin_k(b, cx, Op::Shl {}, r, 1);
-                let src = bin_k(b, cx, Op::IAdd {}, r2, base + h);
-                let a = shfl_addr(b, cx, addr, src)?;
-                let off = bin_k(b, cx, Op::Shl {}, q, 1);
-                let a = offset(b, cx, a, off)?;
-                let e = b.emit1(
-                    Op::Load { space, align: 2 },
-                    vec![a],
-                    Type::I16,
-                    cx.loc,
-                    &cx.ptx,
-                );
-                halves.push(int_to(b, cx, e, Type::I32)?);
+    let mut vals = vec![];
+    match shape {
+        "m8n8" => {
+            for j in 0..num {
+                let base = (8 * j) as u64;
+                vals.push(if !trans {
+                    // Row l/4 of matrix j, bytes 4·(l%4)..: one 32-bit load.
+                    let src = bin_k(b, cx, Op::IAdd {}, q, base);
+                    let a = shfl_addr(b, cx, addr, src)?;
+                    let off = bin_k(b, cx, Op::Shl {}, r, 2);
+                    let a = offset(b, cx, a, off)?;
+                    b.emit1(
+                        Op::Load { space, align: 4 },
+                        vec![a],
+                        Type::I32,
+                        cx.loc,
+                        &cx.ptx,
+                    )
+                } else {
+                    // Column l/4 of matrix j, rows 2·(l%4) and 2·(l%4)+1: two 16-bit loads.
+                    let mut halves = vec![];
+                    for h in 0..2u64 {
+                        let r2 = bin_k(b, cx, Op::Shl {}, r, 1);
+                        let src = bin_k(b, cx, Op::IAdd {}, r2, base + h);
+                        let a = shfl_addr(b, cx, addr, src)?;
+                        let off = bin_k(b, cx, Op::Shl {}, q, 1);
+                        let a = offset(b, cx, a, off)?;
+                        let e = b.emit1(
+                            Op::Load { space, align: 2 },
+                            vec![a],
+                            Type::I16,
+                            cx.loc,
+                            &cx.ptx,
+                        );
+                        halves.push(int_to(b, cx, e, Type::I32)?);
+                    }
+                    let hi = bin_k(b, cx, Op::Shl {}, halves[1], 16);
+                    bin(b, cx, Op::Or {}, halves[0], hi)
+                });
             }
-            let hi = bin_k(b, cx, Op::Shl {}, halves[1], 16);
-            bin(b, cx, Op::Or {}, halves[0], hi)
-        };
+        }
+        "m8n16" => {
+            // Row l/4 of matrix j, elements 4·(l%4)..4·(l%4)+3.
+            for j in 0..num {
+                let src = bin_k(b, cx, Op::IAdd {}, q, (8 * j) as u64);
+                let a = shfl_addr(b, cx, addr, src)?;
+                let c0 = bin_k(b, cx, Op::Shl {}, r, 2);
+                let mut bytes = vec![];
+                for e in 0..4u64 {
+                    let c = bin_k(b, cx, Op::IAdd {}, c0, e);
+                    bytes.push(move_elem(b, cx, space, a, c, elems)?);
+                }
+                vals.push(pack_bytes(b, cx, &bytes));
+            }
+        }
+        _ => {
+            // .m16n16: register 2j + h, byte v + 2u ← (row 4(l%4) + 2h + v, column l/4 + 8u).
+            let r4 = bin_k(b, cx, Op::Shl {}, r, 2);
+            let cols = [q, bin_k(b, cx, Op::IAdd {}, q, 8)];
+            for j in 0..num {
+                for h in 0..2u64 {
+                    let mut rows = vec![];
+                    for v in 0..2u64 {
+                        let src = bin_k(b, cx, Op::IAdd {}, r4, 16 * j as u64 + 2 * h + v);
+                        rows.push(shfl_addr(b, cx, addr, src)?);
+                    }
+                    let mut bytes = vec![];
+                    for k in 0..4usize {
+                        let (v, u) = (k % 2, k / 2);
+                        bytes.push(move_elem(b, cx, space, rows[v], cols[u], elems)?);
+                    }
+                    vals.push(pack_bytes(b, cx, &bytes));
+                }
+            }
+        }
+    }
+    for (dop, v) in dests.iter().zip(vals) {
         if let Some(t) = b.dst_rel(cx, dop, Type::I32, None)? {
             b.copy(t, v, cx.loc, &cx.ptx);
         }
@@ -607,14 +845,30 @@ pub(super) fn ldmatrix(b: &mut Builder, cx: &mut Cx) -> R {
     Ok(())
 }
 
-/// PTX ISA §9.7.14.5.16: `stmatrix.sync.aligned.m8n8.num{.trans}{.shared{::cta}}.b16 [a], r`.
+/// PTX ISA §9.7.14.5.16: `stmatrix.sync.aligned.m8n8.num{.trans}{.ss}.b16 [p], r` and
+/// `stmatrix.sync.aligned.m16n8.num.trans{.ss}.b8 [p], r`.
+///
+/// - `.m8n8` (`.b16`): the layout of `ldmatrix`'s `.m8n8`.
+/// - `.m16n8` (`.trans`): matrix `i` is 8 rows of 16 bytes at the addresses of lanes
+///   `8i..8i+7`; byte `v + 2u` of lane `l`'s register `i` goes to row `2(l%4) + v`, byte
+///   `l/4 + 8u` (the register matrix, 16×8, is the fragment of `mma`'s m16n8 accumulator
+///   with 8-bit elements, stored transposed; ptxjit's reading, docs/isa-notes.md).
 pub(super) fn stmatrix(b: &mut Builder, cx: &mut Cx) -> R {
     sync_aligned(cx)?;
-    m8n8_b16(cx)?;
     only(cx, MOVE_MODS, false, false)?;
+    let shape = move_shape(cx, &["m8n8", "m16n8"])?;
+    let elems = move_elems(cx)?;
+    match (shape, elems) {
+        ("m8n8", MoveElems::B16) | ("m16n8", MoveElems::B8) => {}
+        ("m8n8", _) => return Err(cx.bad("the .m8n8 shape takes .b16 elements")),
+        _ => return Err(cx.bad("the .m16n8 shape takes .b8 elements")),
+    }
     cx.expect_operands(2)?;
     let num = matrices(cx)?;
     let trans = cx.has("trans");
+    if shape == "m16n8" && !trans {
+        return Err(cx.bad("the .m16n8 shape needs .trans"));
+    }
     let space = space_of(cx); // .shared{::cta} or generic (MOVE_MODS)
     let srcs = regs(cx, 1, num)?;
     let mut vals = vec![];
@@ -628,7 +882,26 @@ pub(super) fn stmatrix(b: &mut Builder, cx: &mut Cx) -> R {
     let r = bin_k(b, cx, UREM, l, 4);
     for (j, &v) in vals.iter().enumerate() {
         let base = (8 * j) as u64;
-        if !trans {
+        if shape == "m16n8" {
+            let r2 = bin_k(b, cx, Op::Shl {}, r, 1);
+            for vv in 0..2u64 {
+                let src = bin_k(b, cx, Op::IAdd {}, r2, base + vv);
+                let row = shfl_addr(b, cx, addr, src)?;
+                for u in 0..2u64 {
+                    let col = bin_k(b, cx, Op::IAdd {}, q, 8 * u);
+                    let a = offset(b, cx, row, col)?;
+                    let e = bin_k(b, cx, SHR, v, 8 * (vv + 2 * u));
+                    let e = int_to(b, cx, e, Type::I8)?;
+                    b.emit(
+                        Op::Store { space, align: 1 },
+                        vec![a, e],
+                        vec![],
+                        cx.loc,
+                        &cx.ptx,
+                    );
+                }
+            }
+        } else if !trans {
             let src = bin_k(b, cx, Op::IAdd {}, q, base);
             let a = shfl_addr(b, cx, addr, src)?;
             let off = bin_k(b, cx, Op::Shl {}, r, 2);
@@ -1317,8 +1590,8 @@ mod tests {
                 "not supported",
             ),
             (
-                "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f1, %f2, %f3, %f4}".into(),
-                "kind::f8f6f4 (the sm_120 FP8/FP6/FP4 and block-scaled forms) is not supported yet",
+                "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.f32.e2m1.e2m1.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f1, %f2, %f3, %f4}".into(),
+                "mma with .kind::mxf8f6f4 (the block-scaled sm_120 forms",
             ),
         ] {
             let err = crate::host::front_end(&crate::coverage::example_kernel(&inst), "bad.ptx")

@@ -403,7 +403,17 @@ const MMA_FORMS: &[Form] = &[
         (8, 5),
         Sm(80),
     ),
+    // ptxas 13.5: "Feature 'mma with with FP6/FP4 floating point type' requires PTX ISA
+    // .version 8.7", "Feature '.kind::f8f6f4' not supported on .target 'sm_120'" (and on
+    // sm_100a, sm_103a): sm_120a/sm_121a and their family targets.
+    form(".kind::f8f6f4", Mods(&[&["kind::f8f6f4"]]), (8, 7), SM120F),
 ];
+/// The 8-bit and packed 6-/4-bit matrix moves of PTX ISA 8.6 (§9.7.14.5.15-16 Target ISA
+/// Notes): the sm_100 and sm_120 families' architecture-specific and family targets (ptxas
+/// 13.5 takes `ldmatrix….m16n16….b8`, `….m8n16….b8x16.b6x16_p32` and
+/// `stmatrix….m16n8….b8` on sm_100a, sm_103a, sm_110a, sm_120a, sm_121a and the `f`
+/// targets of those families; "Feature 'ldmatrix.b8' not supported on .target 'sm_100'").
+const MATRIX_MOVE_B8: Min = Min::Specific(&[f(100), f(101), f(103), f(110), f(120), f(121)]);
 /// `sin`/`cos` `.2pi`: the input in cycles (PTX ISA 9.5).
 const TWO_PI: &[Form] = &[form(".2pi", Mods(&[&["2pi"]]), (9, 5), AnyTarget)];
 const F32X2: &[Form] = &[form(".f32x2", Mods(&[&["f32x2"]]), (8, 6), Sm(100))];
@@ -1721,6 +1731,14 @@ pub(super) static ROWS: &[Row] = &[
         ]),
     row("ldmatrix", Any, "9.7.14.5.15", Effect(mma::ldmatrix))
         .since((6, 5), Sm(75))
+        // ptxas 13.5: "Modifier '.m16n16' requires PTX ISA .version 8.6 or later", "Feature
+        // 'ldmatrix with format conversion' not supported on .target 'sm_100'".
+        .forms(&[form(
+            "ldmatrix .m16n16/.m8n16 (8-bit and packed 6-/4-bit elements)",
+            Mods(&[&["m16n16", "m8n16", "b8", "b8x16"]]),
+            (8, 6),
+            MATRIX_MOVE_B8,
+        )])
         .mods(&[
             "aligned",
             "const",
@@ -1741,6 +1759,13 @@ pub(super) static ROWS: &[Row] = &[
     // `.num` is `.x1`, `.x2` or `.x4` (PTX ISA §9.7.14.5.16).
     row("stmatrix", Any, "9.7.14.5.16", Effect(mma::stmatrix))
         .since((7, 8), Sm(90))
+        // ptxas 13.5: "Feature 'stmatrix.b8' requires PTX ISA .version 8.6 or later".
+        .forms(&[form(
+            "stmatrix .m16n8 (8-bit elements)",
+            Mods(&[&["m16n8", "b8"]]),
+            (8, 6),
+            MATRIX_MOVE_B8,
+        )])
         .mods(&[
             "aligned",
             "const",

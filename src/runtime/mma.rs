@@ -108,7 +108,7 @@ pub fn coord(spec: &MmaSpec, f: MmaFrag, lane: u32, i: u32) -> (u32, u32) {
             let (g, t) = (lane >> 2, lane & 3);
             match f {
                 MmaFrag::A => {
-                    let p = spec.a.per_reg();
+                    let p = spec.per_reg(spec.a);
                     let (r, j) = (i / p, i % p);
                     if spec.m == 16 {
                         (g + 8 * (r & 1), (r >> 1) * 4 * p + t * p + j)
@@ -117,7 +117,7 @@ pub fn coord(spec: &MmaSpec, f: MmaFrag, lane: u32, i: u32) -> (u32, u32) {
                     }
                 }
                 MmaFrag::B => {
-                    let p = spec.b.per_reg();
+                    let p = spec.per_reg(spec.b);
                     let (r, j) = (i / p, i % p);
                     (r * 4 * p + t * p + j, g)
                 }
@@ -207,7 +207,8 @@ fn gather(spec: &MmaSpec, f: MmaFrag, d: &WarpDesc, s: &[u8], first: usize) -> V
     let (rows, cols) = spec.dims(f);
     let mut m = vec![0u64; (rows * cols * batches(spec)) as usize];
     let e = spec.elem(f);
-    let (p, bits) = (e.per_reg(), e.bits());
+    let (p, bits) = (spec.per_reg(e), spec.slot_bits(e));
+    let container = spec.in_container(e);
     let mask = if bits >= 64 {
         u64::MAX
     } else {
@@ -233,10 +234,24 @@ fn gather(spec: &MmaSpec, f: MmaFrag, d: &WarpDesc, s: &[u8], first: usize) -> V
                 } else {
                     (reg >> (j * bits)) & mask
                 };
+                if container {
+                    *slot = from_container(e, *slot);
+                }
             }
         }
     }
     m
+}
+
+/// The element of a `.kind::f8f6f4` 8-bit container (PTX ISA §9.7.14.5.14): a 4-bit `.e2m1`
+/// at bits 2-5, a 6-bit `.e2m3`/`.e3m2` at bits 0-5; the other bits are not read (the
+/// placement `tcgen05.mma` reads from tensor memory, docs/isa-notes.md).
+fn from_container(e: MmaElem, byte: u64) -> u64 {
+    match e.bits() {
+        4 => (byte >> 2) & 0xf,
+        6 => byte & 0x3f,
+        _ => byte,
+    }
 }
 
 /// Argument `k` of `d` for every lane: a 32-bit slot read as one block, a `wide` one
