@@ -98,10 +98,10 @@ pub const ENGINES: &[Engine] = &[Engine::Jit, Engine::Interp];
 
 #[path = "cluster.rs"]
 mod cluster;
-#[path = "texture.rs"]
-mod texture;
 #[path = "control.rs"]
 pub mod control;
+#[path = "texture.rs"]
+mod texture;
 #[path = "tma.rs"]
 mod tma;
 
