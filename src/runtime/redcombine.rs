@@ -1,7 +1,7 @@
 //! Global reductions combined per worker thread: the pending table of integer `red`s (and
 //! `atom`s whose result is dead) that the JIT's code adds into instead of performing one
 //! host atomic each (`jit::combine`; docs/performance.md, "Global reductions combined per
-//! worker"; DESIGN.md's memory-model part).
+//! worker"; docs/isa-notes.md's row on them).
 //!
 //! A reduction without `.acquire`/`.release`/`.acq_rel`/`.sc` is `.relaxed` (PTX ISA §8,
 //! "Memory Consistency Model"): no other thread can tell when it is performed unless
@@ -95,13 +95,21 @@ pub struct RedTable {
 /// The operations a table entry holds, in code order ([`op_code`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RedOp {
+    /// `.add` (wrapping, of any signedness).
     Add,
+    /// `.and` (`.b32`/`.b64`).
     And,
+    /// `.or` (`.b32`/`.b64`).
     Or,
+    /// `.xor` (`.b32`/`.b64`).
     Xor,
+    /// `.min` of `.u32`/`.u64`.
     UMin,
+    /// `.max` of `.u32`/`.u64`.
     UMax,
+    /// `.min` of `.s32`/`.s64`.
     SMin,
+    /// `.max` of `.s32`/`.s64`.
     SMax,
 }
 
