@@ -436,7 +436,7 @@ impl FaultReport {
         if self.freed.is_some() {
             return String::new();
         }
-        if let Some(o) = &self.outside_device {
+        if let Some(o @ OutsideDevice::Host(_)) = &self.outside_device {
             return o.advice().to_string();
         }
         match (&self.nearest, &self.neighbours) {
@@ -2626,7 +2626,11 @@ fn report(
         _ => nearest,
     };
     let outside_device = outside_device_memory(r.space, r.addr);
-    let neighbours = neighbours.filter(|_| nearest.is_none() && outside_device.is_none());
+    // A host pointer's neighbours in device memory are terabytes away: the report says what
+    // the host has there instead. A wild pointer outside every mapping keeps them (an index
+    // 64 MiB before a buffer still names the buffer).
+    let host = matches!(outside_device, Some(OutsideDevice::Host(_)));
+    let neighbours = neighbours.filter(|_| nearest.is_none() && !host);
     FaultReport {
         kernel: k.name.clone(),
         kind: r.kind,
