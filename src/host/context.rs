@@ -2627,10 +2627,20 @@ fn report(
     };
     let outside_device = outside_device_memory(r.space, r.addr);
     // A host pointer's neighbours in device memory are terabytes away: the report says what
-    // the host has there instead. A wild pointer outside every mapping keeps them (an index
-    // 64 MiB before a buffer still names the buffer).
+    // the host has there instead. A wild pointer outside every mapping keeps those no
+    // farther than the arena's size (an index 64 MiB before a buffer still names it).
     let host = matches!(outside_device, Some(OutsideDevice::Host(_)));
-    let neighbours = neighbours.filter(|_| nearest.is_none() && !host);
+    let near_side = |x: Option<(String, u64, u64)>| x.filter(|s| s.2 <= MAX_ARENA);
+    let neighbours = neighbours
+        .filter(|_| nearest.is_none() && !host)
+        .map(|n| match outside_device {
+            Some(OutsideDevice::Unmapped) => FaultNeighbours {
+                below: near_side(n.below),
+                above: near_side(n.above),
+            },
+            _ => n,
+        })
+        .filter(|n| n.below.is_some() || n.above.is_some());
     FaultReport {
         kernel: k.name.clone(),
         kind: r.kind,

@@ -25,7 +25,6 @@
 use super::env::CtaEnv;
 use super::memory::GLOBAL_BASE;
 use std::cell::UnsafeCell;
-use std::sync::atomic::{AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering};
 
 /// Slots of the direct-mapped table (a power of two): slot `(addr >> 2) % SLOTS`, at byte
 /// `(addr % (4 * SLOTS)) * 4` of [`RedTable::slots`] (16-byte entries).
@@ -124,6 +123,23 @@ const OPS: [RedOp; 8] = [
     RedOp::SMax,
 ];
 
+impl RedOp {
+    /// The `atom` operation this is (`runtime::semantics::atomic_rmw` performs it).
+    pub fn atom_op(self) -> crate::ir::AtomOp {
+        use crate::ir::{AtomOp, Sign};
+        match self {
+            RedOp::Add => AtomOp::Add,
+            RedOp::And => AtomOp::And,
+            RedOp::Or => AtomOp::Or,
+            RedOp::Xor => AtomOp::Xor,
+            RedOp::UMin => AtomOp::Min(Sign::Unsigned),
+            RedOp::UMax => AtomOp::Max(Sign::Unsigned),
+            RedOp::SMin => AtomOp::Min(Sign::Signed),
+            RedOp::SMax => AtomOp::Max(Sign::Signed),
+        }
+    }
+}
+
 /// The key code of `op` on `bytes`-byte operands (4 or 8): 1 to 16.
 pub fn op_code(op: RedOp, bytes: u32) -> u64 {
     let k = OPS.iter().position(|&o| o == op).unwrap_or(0) as u64;
@@ -181,36 +197,13 @@ unsafe fn apply(base: *mut u8, e: RedEntry) {
     // SAFETY: the caller's contract; the address is aligned to its operand (checked when
     // the entry was made).
     let p = unsafe { base.add((addr - GLOBAL_BASE) as usize) };
-    let o = Ordering::SeqCst;
-    if bytes == 4 {
-        let v = e.val as u32;
-        // SAFETY: as above, 4-byte aligned.
-        let (u, s) = unsafe { (&*(p as *const AtomicU32), &*(p as *const AtomicI32)) };
-        match op {
-            RedOp::Add => u.fetch_add(v, o),
-            RedOp::And => u.fetch_and(v, o),
-            RedOp::Or => u.fetch_or(v, o),
-            RedOp::Xor => u.fetch_xor(v, o),
-            RedOp::UMin => u.fetch_min(v, o),
-            RedOp::UMax => u.fetch_max(v, o),
-            RedOp::SMin => s.fetch_min(v as i32, o) as u32,
-            RedOp::SMax => s.fetch_max(v as i32, o) as u32,
-        };
+    let ty = if bytes == 4 {
+        crate::ir::Type::I32
     } else {
-        let v = e.val;
-        // SAFETY: as above, 8-byte aligned.
-        let (u, s) = unsafe { (&*(p as *const AtomicU64), &*(p as *const AtomicI64)) };
-        match op {
-            RedOp::Add => u.fetch_add(v, o),
-            RedOp::And => u.fetch_and(v, o),
-            RedOp::Or => u.fetch_or(v, o),
-            RedOp::Xor => u.fetch_xor(v, o),
-            RedOp::UMin => u.fetch_min(v, o),
-            RedOp::UMax => u.fetch_max(v, o),
-            RedOp::SMin => s.fetch_min(v as i64, o) as u64,
-            RedOp::SMax => s.fetch_max(v as i64, o) as u64,
-        };
-    }
+        crate::ir::Type::I64
+    };
+    // SAFETY: as above; `atomic_rmw` is the one definition of `atom`'s operations.
+    unsafe { super::semantics::atomic_rmw(p, op.atom_op(), ty, e.val, true) };
 }
 
 /// Perform the entry of slot `s` (if any) and empty it.
