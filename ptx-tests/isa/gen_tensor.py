@@ -47,7 +47,9 @@ Every expected value is computed here from the PTX ISA text, independently of pt
   atomic reduction into it; st.async and red.async (PTX ISA 9.3) the same;
 - clusterlaunchcontrol (§9.7.13.17): try_cancel may fail; with every CTA of the grid running
   (a grid of one CTA, or one cluster) there is no CTA left whose launch it could cancel, so the
-  response says "not canceled" (is_canceled false); its complete-tx is 16 bytes.
+  response says "not canceled" (is_canceled false); its complete-tx is 16 bytes. In a grid
+  with CTAs left a request may succeed: the canceled CTA never runs, so a kernel that does the
+  canceled CTA's work itself does every CTA's work exactly once, however many succeed;
 
 Run from this directory: python3 gen_tensor.py. Seeded, so the output is stable.
 """
@@ -1151,12 +1153,46 @@ def gen_clc(out):
                    " ".join(hx(v) for v in sm[8:12]) + " * *")
 
 
+def gen_clc_steal(out):
+    """clusterlaunchcontrol.try_cancel that may succeed (§9.7.13.17.1): a grid of 48 one-warp
+    CTAs (one a case), each case's work a counter word (atom.add 1) and a value word (k*k + 7
+    for CTA k) in its global image. Lane 0 of each running CTA does its own case's work, then
+    asks to cancel a CTA that has not started; while a request succeeds it does the canceled
+    CTA's work (through that case's image: the images are the harness's 256 bytes apart, the
+    shared image's 128 then the global one's 128) and asks again. Which CTAs are canceled, and
+    by whom, depends on the scheduler's workers; the invariant checked is that every CTA's work
+    is done exactly once (count 1, its value): a canceled CTA never runs, and a success names
+    a CTA nobody else runs. Shared words (the response, the mbarrier) are '*'."""
+    R = R_LATER
+    n, stride = 48, 256
+    out.append("# clusterlaunchcontrol.try_cancel with CTAs left to cancel: every CTA's work (count, k*k + 7)"
+               " done exactly once, by itself or by the CTA that canceled it")
+    out.append(">>> mov.u32 me, %%ctaid.x; mov.u32 k, me; ISA_WORK: sub.s32 d, k, me; mul.wide.s32 o, d, %d;"
+               " add.u64 a, g, o; atom.global.add.u32 cn, [a], 1; mad.lo.u32 v, k, k, 7; st.global.u32 [a+4], v;"
+               " mbarrier.init.shared::cta.b64 [m], 1; mbarrier.arrive.expect_tx.shared::cta.b64 t, [m], 16;"
+               " clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [r], [m];"
+               " ISA_WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, [m], 0; @!p bra ISA_WAIT;"
+               " mbarrier.inval.shared::cta.b64 [m]; ld.shared.b128 q, [r];"
+               " clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 c, q;"
+               " @c clusterlaunchcontrol.query_cancel.get_first_ctaid::x.b32.b128 k, q; @c bra ISA_WORK"
+               " :: <- g:gptr r:sptr m:sptr ; shared 64 ; global 8"
+               " ; regs me:u32 k:u32 d:s32 o:s64 a:u64 cn:u32 v:u32 t:b64 p:pred q:b128 c:pred" % stride)
+    for k in range(n):
+        out.append("case CTA %d" % k)
+        out.append("init global 0x0: 0x00000000 %s" % hx(R.getrandbits(32)))
+        out.append("init shared 0x0: " + " ".join(hx(R.getrandbits(32)) for _ in range(16)))
+        out.append("0: 0x0 0x10 0x30 ->")
+        out.append("expect global 0x0: 0x00000001 %s" % hx(k * k + 7))
+        out.append("expect shared 0x0: " + " ".join("*" for _ in range(16)))
+
+
 def gen_multimem_table():
     out = [".version 8.8", ".target sm_90"]
     gen_multimem(out)
     gen_multimem_bulk(out)
     gen_clc(out)
     gen_multimem_async(out)
+    gen_clc_steal(out)
     write("multimem.isa", [
         "Multimem accesses (PTX ISA §9.7.9.14 multimem.ld_reduce, multimem.st, multimem.red) with one",
         "device (every multimem address bound to one copy: a load, a store, an atomic reduction; the",

@@ -547,4 +547,27 @@ mod tests {
         assert!(b.arrive(0, false, 0).is_err());
         assert!(b.arrive(1, false, MAX_COUNT + 1).is_err());
     }
+
+    /// More bytes completed than the phase expects, once every arrival is in: a fault (the
+    /// phase could never complete), whichever came first; a copy ahead of its expect-tx with
+    /// an arrival still pending is not one.
+    #[test]
+    fn tx_count_underflow_faults() {
+        let underflow = |r: Result<bool, String>| r.is_err_and(|e| e.contains("underflow"));
+        // expect-tx 16 with the last arrival, then 32 bytes complete.
+        let mut b = MbarState::init(1);
+        assert_eq!(b.arrive(1, false, 16), Ok(false));
+        assert!(underflow(b.complete_tx(32)));
+        // 32 bytes complete first (tx-count -32, one arrival pending: allowed), then the last
+        // arrival expects only 16.
+        let mut b = MbarState::init(1);
+        assert_eq!(b.complete_tx(32), Ok(false));
+        assert_eq!((b.pending, b.tx), (1, -32));
+        assert!(underflow(b.arrive(1, false, 16)));
+        // The same copy ahead of an arrival that expects all of it completes the phase.
+        let mut b = MbarState::init(1);
+        assert_eq!(b.complete_tx(32), Ok(false));
+        assert_eq!(b.arrive(1, false, 32), Ok(true));
+        assert_eq!((b.phase, b.tx), (1, 0));
+    }
 }
