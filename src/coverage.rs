@@ -316,7 +316,7 @@ pub const ISA: &[Instr] = isa! {
     "suld" "9.7.11.1" ".b and .p, 1d/2d/3d/a1d/a2d, .trap/.clamp/.zero" [
         "suld.b.1d.b32.trap {%r1}, [%rd1, {%r2}]", "suld.b.2d.v4.b8.zero {%h1, %h2, %h3, %h4}, [%rd1, {%r1, %r2}]"]
     "sust" "9.7.11.2" ".b and .p, 1d/2d/3d/a1d/a2d, .trap/.clamp/.zero" ["sust.b.3d.v2.b32.clamp [%rd1, {%r1, %r2, %r3, %r4}], {%r5, %r1}"]
-    "sured" "9.7.11.3" ".b: .add/.min/.max/.and/.or on 32- and 64-bit integers; .p: .b32 (signedness by the surface format), .b64 .min/.max" [
+    "sured" "9.7.11.3" ".b: .add/.min/.max/.and/.or on 32- and 64-bit integers; .p: .b32 (signedness by the surface format; on 8- and 16-bit channels the R channel alone, at its width), .b64 .min/.max" [
         "sured.b.add.2d.u32.trap [%rd1, {%r1, %r2}], %r3", "sured.p.min.1d.b32.zero [%rd1, {%r1}], %r3"]
     "suq" "9.7.11.4" "every attribute" ["suq.width.b32 %r1, [%rd1]"]
     "bra" "9.7.12.3" "uniform and divergent" ["bra $L", "@%p1 bra $L"]
@@ -382,7 +382,7 @@ pub const ISA: &[Instr] = isa! {
         "cp.async.mbarrier.arrive.shared.b64 [sm]", "cp.async.mbarrier.arrive.noinc.b64 [%rd1]"]
     "tensormap.cp_fenceproxy" "9.7.13.16" ".global.shared::cta.tensormap::generic.release.{cta,cluster,gpu,sys}.sync.aligned, 128 bytes (a copy; one proxy, so the fence orders nothing more)" [
         "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd1], [%r1], 128"]
-    "clusterlaunchcontrol.try_cancel" "9.7.13.17.1" ".async{.shared::cta}.mbarrier::complete_tx::bytes{.multicast::cluster::all}.b128, shared or generic addresses: cancels a cluster (a CTA without clusters) no worker has taken, answered at once; the 16-byte response then complete-tx of 16 bytes (multicast: in every CTA of the cluster); ptxjit's response encoding in runtime::clc" [
+    "clusterlaunchcontrol.try_cancel" "9.7.13.17.1" ".async{.shared::cta}.mbarrier::complete_tx::bytes{.multicast::cluster::all}.b128, shared or generic addresses: cancels a cluster (a CTA without clusters) no worker has taken, answered at once; the 16-byte response then complete-tx of 16 bytes (multicast, on the sm_100/sm_120 family targets as ptxas: in every CTA of the cluster); ptxjit's response encoding in runtime::clc" [
         "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [%r1], [%r2]",
         "clusterlaunchcontrol.try_cancel.async.mbarrier::complete_tx::bytes.b128 [%rd1], [%rd2]",
         "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.multicast::cluster::all.b128 [sm], [%r2]"]

@@ -2960,3 +2960,113 @@ fn mma_kind_f8f6f4_follows_ptxas() {
         );
     }
 }
+
+/// `.version`/`.target` pairs of the sm_9x-sm_12x architectures under every PTX ISA 8.x and
+/// 9.x version, as ptxas 13.5 takes them (`ptxas -arch=TARGET`; sm_101* by the header alone,
+/// as 13.5 has no sm_101 to assemble for): each target from the version below, "PTX .version
+/// 8.5 does not support .target sm_100a" under the older ones.
+#[test]
+fn sm_9x_to_12x_headers_follow_ptxas() {
+    let since: &[(&str, &str)] = &[
+        ("sm_90", "7.8"),
+        ("sm_90a", "8.0"),
+        ("sm_100", "8.6"),
+        ("sm_100a", "8.6"),
+        ("sm_100f", "8.8"),
+        ("sm_101", "8.6"),
+        ("sm_101a", "8.6"),
+        ("sm_101f", "8.8"),
+        ("sm_103", "8.8"),
+        ("sm_103a", "8.8"),
+        ("sm_103f", "8.8"),
+        ("sm_110", "9.0"),
+        ("sm_110a", "9.0"),
+        ("sm_110f", "9.0"),
+        ("sm_120", "8.7"),
+        ("sm_120a", "8.7"),
+        ("sm_120f", "8.8"),
+        ("sm_121", "8.8"),
+        ("sm_121a", "8.8"),
+        ("sm_121f", "8.8"),
+    ];
+    let minor = |v: &str| -> (u32, u32) {
+        let (a, b) = v.split_once('.').expect("a version");
+        (a.parse().expect("major"), b.parse().expect("minor"))
+    };
+    let versions = (0..=8)
+        .map(|m| format!("8.{m}"))
+        .chain((0..=5).map(|m| format!("9.{m}")));
+    for version in versions {
+        for (target, first) in since {
+            let ptx = format!(
+                ".version {version}\n.target {target}\n.address_size 64\n.visible .entry k()\n{{\nret;\n}}\n"
+            );
+            let r = front_end(&ptx, "k.ptx");
+            if minor(&version) >= minor(first) {
+                if let Err(e) = r {
+                    panic!(".version {version} .target {target}: {e}");
+                }
+            } else {
+                match r {
+                    Ok(_) => {
+                        panic!(".version {version} .target {target}: loaded, but ptxas rejects it")
+                    }
+                    Err(e) => {
+                        let msg = e.to_string();
+                        let words =
+                            format!("PTX .version {version} does not support .target {target}");
+                        assert!(msg.contains("k.ptx:2:"), "{msg}");
+                        assert!(msg.contains(&words), "{msg} (wanted {words:?})");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `clusterlaunchcontrol.try_cancel` with `.multicast::cluster::all` as ptxas 13.5 gates it:
+/// "Feature '.multicast::cluster::all' not supported on .target 'sm_100'" (and sm_103,
+/// sm_120); the architecture-specific and family targets of the sm_100 and sm_120 families
+/// take it, and plain sm_100 takes the form without it.
+#[test]
+fn clc_multicast_needs_an_architecture_specific_target() {
+    let kernel = |version: &str, target: &str, multicast: bool| {
+        format!(
+            ".version {version}\n.target {target}\n.address_size 64\n.visible .entry k()\n{{\n\
+             .shared .align 16 .b8 r[16];\n.shared .align 8 .b64 m;\n\
+             clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes{}.b128 [r], [m];\n\
+             ret;\n}}\n",
+            if multicast { ".multicast::cluster::all" } else { "" }
+        )
+    };
+    for (version, target) in [("8.6", "sm_100"), ("8.8", "sm_103"), ("9.0", "sm_120")] {
+        match front_end(&kernel(version, target, true), "k.ptx") {
+            Ok(_) => panic!("{target}: loaded, but ptxas rejects it"),
+            Err(e) => {
+                let msg = e.to_string();
+                assert_eq!(e.kind(), "invalid", "{msg}");
+                assert!(msg.contains("k.ptx:8:"), "{msg}");
+                assert!(msg.contains("multicast::cluster::all"), "{msg}");
+            }
+        }
+        if let Err(e) = front_end(&kernel(version, target, false), "k.ptx") {
+            panic!("{target} without .multicast::cluster::all: {e}");
+        }
+    }
+    for (version, target) in [
+        ("8.6", "sm_100a"),
+        ("8.6", "sm_101a"),
+        ("8.8", "sm_100f"),
+        ("8.8", "sm_103a"),
+        ("8.8", "sm_103f"),
+        ("9.0", "sm_110a"),
+        ("9.0", "sm_110f"),
+        ("8.8", "sm_120a"),
+        ("8.8", "sm_120f"),
+        ("8.8", "sm_121a"),
+    ] {
+        if let Err(e) = front_end(&kernel(version, target, true), "k.ptx") {
+            panic!("{version} {target}: {e}");
+        }
+    }
+}

@@ -16,8 +16,16 @@ Every expected value is computed here from the PTX ISA text, independently of pt
   pixel reads channelsPerPixel channels at its filter base plus the im2col offsets;
 - im2col::w and im2col::w::128 (§5.5.5): the box is one H and D position (the instruction's),
   W from the map's W corners; pixels along W only (pixelsPerColumn of them, or 128), the next
-  N past the upper W corner; wOffset added to W and both W corners (§5.5.5.4); the rows here
-  use wHalo = 0 (the halo pixels' positions are given by figures only);
+  N past the upper W corner; wOffset added to W and both W corners (§5.5.5.4); wHalo halo
+  pixels (their positions are given by figures only; ptxjit's reading, docs/isa-notes.md)
+  continue along W after the column's last main pixel (::w) or each 32 (::w::128), same N,
+  never wrapped, landing right after it;
+- .im2col_no_offs stores and reductions: the elements an .im2col load with zero offsets reads,
+  from the same shared places, in-bound ones only (ptxjit's reading, docs/isa-notes.md);
+- .cta_group::1/::2 loads: ::1's complete-tx on the destination CTA's mbarrier, ::2's on the
+  one the operand names (the peer CTA's);
+- tx-count underflow (§9.7.13.15.4): bytes completed beyond the phase's expect-tx with every
+  arrival in: a fault, not a hang;
 - .tile::gather4/.tile::scatter4 (§9.7.9.25.5.1): a 2D tensor, coordinates {col, r0..r3}:
   four rows of boxDim[0] elements from column col, one after another in shared memory;
 - .multicast::cluster (§9.7.9.25.5.1): the same copy into the same shared offset of each CTA
@@ -36,10 +44,12 @@ Every expected value is computed here from the PTX ISA text, independently of pt
   tensormap.cp_fenceproxy copies the 128 bytes from shared to global memory, then fences;
 - multimem (§9.7.9.14): with one device every multimem address is bound to one copy:
   ld_reduce reads it (a reduction over one value is that value), st stores it, red is an
-  atomic reduction into it;
+  atomic reduction into it; st.async and red.async (PTX ISA 9.3) the same;
 - clusterlaunchcontrol (§9.7.13.17): try_cancel may fail; with every CTA of the grid running
   (a grid of one CTA, or one cluster) there is no CTA left whose launch it could cancel, so the
-  response says "not canceled" (is_canceled false); its complete-tx is 16 bytes.
+  response says "not canceled" (is_canceled false); its complete-tx is 16 bytes. In a grid
+  with CTAs left a request may succeed: the canceled CTA never runs, so a kernel that does the
+  canceled CTA's work itself does every CTA's work exactly once, however many succeed;
 
 Run from this directory: python3 gen_tensor.py. Seeded, so the output is stable.
 """
@@ -47,6 +57,9 @@ import random
 import struct
 
 R = random.Random(39)
+# The rows added later draw from their own generator, leaving the earlier rows' values as
+# they were.
+R_LATER = random.Random(44)
 
 
 def hx(v, bits=32):
@@ -452,6 +465,222 @@ def gen_prefetch(out):
         out.append("0: 0x0 %s ->" % vals)
 
 
+def gen_im2col_no_offs(out):
+    """.im2col_no_offs stores and .add reductions (§9.7.9.25.5.1-2: the mode's operands are the
+    N coordinates only; its effect is ptxjit's reading, docs/isa-notes.md): the elements an
+    .im2col load with all offsets zero reads (pixels walking the bounding box, then N), taken
+    from the same (swizzled) shared-memory places, written (or added) to the in-bound ones
+    only."""
+    R = R_LATER
+    groups = [  # (dims, lower, upper, channels, pixels, swizzle)
+        ((8, 6, 3), (-1,), (-1,), 4, 8, "none"),
+        ((8, 5, 4, 2), (-1, 0), (-1, -1), 8, 6, "32"),
+        ((4, 3, 3, 2, 2), (0, -1, 0), (-1, 0, 0), 4, 10, "none"),
+    ]
+    es = 4
+    for dims, lower, upper, ch, pixels, sw in groups:
+        rank = len(dims)
+        s = rank - 2
+        n_el = 1
+        for d in dims:
+            n_el *= d
+        gbytes = n_el * es
+        box_bytes = pixels * ch * es
+        clause = "tensormap dims=%s mode=im2col lower=%s upper=%s channels=%d pixels=%d swizzle=%s elem=u32" % (
+            ",".join(map(str, dims)), ",".join(map(str, lower)), ",".join(map(str, upper)), ch, pixels, sw)
+        coords = ", ".join("c%d" % d for d in range(rank))
+        cin = " ".join("c%d:s32" % d for d in range(rank))
+        for red in (None, "add"):
+            if red is None:
+                op = ("cp.async.bulk.tensor.%dd.global.shared::cta.im2col_no_offs.bulk_group [tm, {%s}], [s]"
+                      % (rank, coords))
+            else:
+                op = ("cp.reduce.async.bulk.tensor.%dd.global.shared::cta.add.im2col_no_offs.bulk_group"
+                      " [tm, {%s}], [s]" % (rank, coords))
+            out.append("")
+            out.append("# %s .im2col_no_offs %s: %d pixels of %d u32 channels of a %s tensor (corners %s / %s,"
+                       " swizzle %s), pixel p's channels from s + p*%d bytes, in-bound elements only"
+                       % ("cp.reduce.async.bulk.tensor.%dd" % rank if red else "cp.async.bulk.tensor.%dd" % rank,
+                          "store" if red is None else ".add reduction", pixels, ch, "x".join(map(str, dims)),
+                          lower, upper, sw, ch * es))
+            out.append(">>> %s; cp.async.bulk.commit_group; cp.async.bulk.wait_group 0 :: <- s:sptr tm:tmap %s"
+                       " ; shared %d ; global %d ; %s" % (op, cin, box_bytes, gbytes, clause))
+            lo = [lower[k] for k in range(s)]
+            hi = [dims[k + 1] - 1 + upper[k] for k in range(s)]
+            for case in range(2):
+                g = bytes(R.getrandbits(8) for _ in range(gbytes))
+                sm = bytes(R.getrandbits(8) for _ in range(box_bytes))
+                if case == 0:  # from the lower corner: pixels left of and above the tensor
+                    c = [0] + lo + [0]
+                else:  # the last filter bases: the walk wraps into the next N (or past it)
+                    c = [dims[0] - ch] + hi + [dims[-1] - 1]
+                after = bytearray(g)
+                k = 0
+                for n, base in im2col_pixels(dims, lower, upper, c, pixels):
+                    for j in range(ch):
+                        f = flat(dims, [c[0] + j] + base + [n])
+                        at = swizzle(k * es, SW[sw])
+                        if f is not None:
+                            v = struct.unpack_from("<I", sm, at)[0]
+                            if red == "add":
+                                v = (v + struct.unpack_from("<I", after, f * es)[0]) & 0xFFFFFFFF
+                            struct.pack_into("<I", after, f * es, v)
+                        k += 1
+                out.append("case coordinates %s" % ",".join(map(str, c)))
+                out.append("init global 0x0: " + wline(g))
+                out.append("init shared 0x0: " + wline(sm))
+                out.append("0: 0x0 0x0 %s ->" % " ".join(map(str, c)))
+                out.append("expect global 0x0: " + wline(bytes(after)))
+
+
+def gen_im2col_w_halo(out):
+    """.im2col::w and .im2col::w::128 loads with wHalo > 0 (§5.5.5; the halo's positions are
+    given by figures only: ptxjit's reading, docs/isa-notes.md): the main pixels walk W from
+    the instruction's W + wOffset, past the upper corner back to the lower one with N + 1; after
+    the column's last main pixel (::w), or after each 32 (::w::128), wHalo more pixels continue
+    along W from it (same N, never wrapped, out of the tensor: zero), landing right after it;
+    complete-tx counts every pixel."""
+    R = R_LATER
+    groups = [  # (dims, lower W, upper W, channels, pixels, mode, wHalo, wOffset)
+        ((16, 7, 3), -1, -1, 16, 6, "w", 2, 0),
+        ((16, 6, 2, 2), 0, -2, 16, 5, "w", 3, 1),
+        ((16, 40, 4), -2, -1, 16, 128, "w128", 1, 0),
+    ]
+    es = 4
+    for dims, lw, uw, ch, pixels, wm, halo, wo in groups:
+        rank = len(dims)
+        n_el = 1
+        for d in dims:
+            n_el *= d
+        gbytes = n_el * es
+        total = pixels + (halo if wm == "w" else halo * (pixels // 32))
+        box_bytes = total * ch * es
+        shared = box_bytes + 128
+        clause = "tensormap dims=%s mode=%s lower=%d upper=%d channels=%d %sswizzle=64 elem=u32" % (
+            ",".join(map(str, dims)), wm, lw, uw, ch, "" if wm == "w128" else "pixels=%d " % pixels)
+        coords = ", ".join("c%d" % d for d in range(rank))
+        name = "im2col::w" if wm == "w" else "im2col::w::128"
+        op = ("cp.async.bulk.tensor.%dd.shared::cta.global.%s.mbarrier::complete_tx::bytes"
+              " [s], [tm, {%s}], [m], {hl, wo}" % (rank, name, coords))
+        out.append("")
+        out.append("# cp.async.bulk.tensor.%dd .%s load with wHalo %d, wOffset %d: %d main pixels along W of %d u32"
+                   " channels of a %s tensor (W corners %d / %d), %d halo pixel(s) after %s, swizzle 64;"
+                   " complete-tx of all %d pixels; mbarrier words '*'"
+                   % (rank, name, halo, wo, pixels, ch, "x".join(map(str, dims)), lw, uw, halo,
+                      "the column" if wm == "w" else "each 32", total))
+        out.append(load_header(op, box_bytes, " ".join("c%d:s32" % d for d in range(rank)), shared, gbytes,
+                               clause, " hl:u16 wo:u16"))
+        lo, hi = lw + wo, dims[1] - 1 + uw + wo
+        group = pixels if wm == "w" else 32
+        for case in range(2):
+            g = bytes(R.getrandbits(8) for _ in range(gbytes))
+            sm = bytearray(R.getrandbits(8) for _ in range(shared))
+            # Case 0 starts at the lower corner; case 1 near the upper one (the walk wraps).
+            w0 = lo - wo if case == 0 else hi - wo - 1
+            c = [0, w0] + [R.randrange(d) for d in dims[2:rank - 1]] + [R.randrange(dims[-1] - 1)]
+            w, n = c[1] + wo, c[-1]
+            seq = []
+            for k in range(pixels):
+                seq.append((w, n))
+                if (k + 1) % group == 0:
+                    seq += [(w + h, n) for h in range(1, halo + 1)]
+                w += 1
+                if w > hi:
+                    w, n = lo, n + 1
+            after = bytearray(sm)
+            k = 0
+            for pw, pn in seq:
+                for j in range(ch):
+                    f = flat(dims, [c[0] + j, pw] + c[2:rank - 1] + [pn])
+                    place(after, k, es, SW["64"], bytes(es) if f is None else g[f * es:(f + 1) * es])
+                    k += 1
+            out.append("case coordinates %s, wHalo %d, wOffset %d" % (",".join(map(str, c)), halo, wo))
+            out.append("init global 0x0: " + wline(g))
+            out.append("init shared 0x0: " + wline(sm))
+            out.append("0: 0x0 0x0 %s %s %d %d -> 1" % (" ".join(map(str, c)), hex(box_bytes), halo, wo))
+            out.append("expect shared 0x0: " + wline(after[:box_bytes]))
+            out.append("expect shared %s: * *" % hex(box_bytes))
+
+
+def gen_cta_group(out):
+    """.cta_group::1 and .cta_group::2 tile loads in a 2-CTA cluster (§9.7.9.25.5.1): rank 0's
+    lane 0 loads a box into its own shared memory; with ::1 the complete-tx goes to the mbarrier
+    in the destination CTA (rank 0's), with ::2 the mbarrier operand may name the peer CTA's,
+    and does (rank 1's, through mapa). Each rank's lane 0 arrives once on its own mbarrier,
+    expecting the box's bytes where they go (0 elsewhere); both wait. Rank 1's shared memory
+    keeps its bytes (the box is rank 0's)."""
+    R = R_LATER
+    dims, box = (16, 6), (8, 4)
+    gbytes, box_bytes, shared = 16 * 6 * 4, 8 * 4 * 4, 256
+    clause = "tensormap dims=16,6 box=8,4 swizzle=none elem=u32"
+    for grp, target in ((1, 0), (2, 1)):
+        out.append("")
+        out.append("# cp.async.bulk.tensor.2d tile load .cta_group::%d in a 2-CTA cluster, issued by rank 0 into"
+                   " its own shared memory with the mbarrier of rank %d: complete-tx of the box there"
+                   % (grp, target))
+        out.append(">>> @a mbarrier.init.shared::cta.b64 [m], 1; fence.mbarrier_init.release.cluster;"
+                   " barrier.cluster.arrive; barrier.cluster.wait; @a mbarrier.arrive.expect_tx.shared::cta.b64 t,"
+                   " [m], e; mapa.shared::cluster.u32 b, m, r; @q0 cp.async.bulk.tensor.2d.shared::cluster.global"
+                   ".tile.mbarrier::complete_tx::bytes.cta_group::%d [s], [tm, {c0, c1}], [b];"
+                   " ISA_WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, [m], 0; @!p bra ISA_WAIT;"
+                   " barrier.cluster.arrive; barrier.cluster.wait"
+                   " :: p:pred <- a:pred q0:pred s:sptr tm:tmap c0:s32 c1:s32 m:sptr e:u32 r:u32"
+                   " ; shared %d ; global %d ; cluster 2 ; %s ; regs t:b64 b:u32" % (grp, shared, gbytes, clause))
+        for c in ((5, 3), (-3, -1)):
+            g = bytes(R.getrandbits(8) for _ in range(gbytes))
+            got = tile_load(g, 0, dims, 64, box, (1, 1), 4, 0, c)
+            out.append("case coordinates %d,%d" % c)
+            inits = []
+            for rank in range(2):
+                gi = g if rank == 0 else bytes(R.getrandbits(8) for _ in range(gbytes))
+                si = bytes(R.getrandbits(8) for _ in range(shared))
+                inits.append(si)
+                out.append("init rank %d global 0x0: %s" % (rank, wline(gi)))
+                out.append("init rank %d shared 0x0: %s" % (rank, wline(si)))
+            for rank in range(2):
+                for lane in range(32):
+                    e = box_bytes if (rank == target and lane == 0) else 0
+                    out.append("%d.%d: %d %d 0x0 0x0 %d %d 0x80 %d %d -> 1" % (
+                        rank, lane, int(lane == 0), int(rank == 0 and lane == 0), c[0], c[1], e, target))
+            out.append("expect rank 0 shared 0x0: %s" % wline(got))
+            out.append("expect rank 0 shared 0x80: * *")
+            out.append("expect rank 1 shared 0x0: %s" % wline(inits[1][:box_bytes]))
+            out.append("expect rank 1 shared 0x80: * *")
+
+
+def gen_tx_underflow(out):
+    """A copy that completes more bytes than the phase expects (§9.7.13.15.4: a phase completes
+    when its pending arrivals and its tx-count are both zero; tx-count ranges over
+    ±(2^20 - 1)): once the last arrival is in with tx-count below zero, nothing completes the
+    phase and the wait would spin for ever. ptxjit reports a fault naming the copy (or, when the
+    copy came first, the arrival) instead: the rows expect the fault, not values."""
+    wait = "ISA_WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, [m], 0; @!p bra ISA_WAIT"
+    rows = [
+        ("cp.async.bulk of 32 bytes on an mbarrier that expects 16 (expect-tx first): the copy's"
+         " complete-tx underflows",
+         "mbarrier.arrive.expect_tx.shared::cta.b64 t, [m], 16; cp.async.bulk.shared::cta.global"
+         ".mbarrier::complete_tx::bytes [s], [g], 32, [m]",
+         "s:sptr g:gptr m:sptr", "0x0 0x0 0x80", "global 64", "cp.async.bulk"),
+        ("cp.async.bulk of 32 bytes before an arrive.expect_tx of 16: the arrival leaves tx-count"
+         " -16 with every arrival in",
+         "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [s], [g], 32, [m];"
+         " mbarrier.arrive.expect_tx.shared::cta.b64 t, [m], 16",
+         "s:sptr g:gptr m:sptr", "0x0 0x0 0x80", "global 64", "mbarrier.arrive"),
+        ("cp.async.bulk.tensor.2d tile load of a 64-byte box on an mbarrier that expects 32",
+         "mbarrier.arrive.expect_tx.shared::cta.b64 t, [m], 32; cp.async.bulk.tensor.2d.shared::cluster"
+         ".global.tile.mbarrier::complete_tx::bytes [s], [tm, {c0, c1}], [m]",
+         "s:sptr tm:tmap c0:s32 c1:s32 m:sptr", "0x0 0x0 0 0 0x80",
+         "global 512 ; tensormap dims=16,8 box=8,2 swizzle=none elem=u32", "cp.async.bulk.tensor"),
+    ]
+    for what, body, ins, vals, mem, name in rows:
+        out.append("")
+        out.append("# tx-count underflow: %s; a fault report (%s), not a hang" % (what, name))
+        out.append(">>> mbarrier.init.shared::cta.b64 [m], 1; %s; %s :: p:pred <- %s ; shared 256 ; %s"
+                   " ; regs t:b64 ; fault tx-count underflow" % (body, wait, ins, mem))
+        out.append("case")
+        out.append("0: %s -> *" % vals)
+
+
 def gen_tensor_modes():
     out = [".version 8.8", ".target sm_100a"]
     gen_im2col(out)
@@ -460,13 +689,19 @@ def gen_tensor_modes():
     gen_four_rows(out)
     gen_multicast(out)
     gen_prefetch(out)
+    gen_im2col_no_offs(out)
+    gen_im2col_w_halo(out)
+    gen_cta_group(out)
+    gen_tx_underflow(out)
     write("tensor_modes.isa", [
         "Tensor-map copies in their other modes (PTX ISA §9.7.9.25.5.1 cp.async.bulk.tensor, §9.7.9.25.5.2",
         "cp.reduce.async.bulk.tensor, §9.7.9.25.5.3 cp.async.bulk.prefetch.tensor; §5.5.4-5.5.5): .im2col",
         "loads (3d-5d, im2col offsets, pixels wrapping through the bounding box into the next N),",
         ".im2col::w and .im2col::w::128 loads (wHalo 0, wOffset 0/1), .tile::gather4 loads and",
         ".tile::scatter4 stores (u32, u16 and the packed .b4x16) and .add/.min/.max reductions, a",
-        ".multicast::cluster tile load in a 2-CTA cluster, and the prefetch forms (no byte changes).",
+        ".multicast::cluster tile load in a 2-CTA cluster, the prefetch forms (no byte changes),",
+        ".im2col_no_offs stores and .add reductions, .im2col::w/::w::128 loads with wHalo > 0,",
+        ".cta_group::1/::2 tile loads in a cluster, and tx-count underflow (a fault, not a hang).",
         "Values from gen_tensor.py (its docstring gives the rules).",
     ], out)
 
@@ -831,6 +1066,53 @@ def gen_multimem_bulk(out):
             out.append("expect global 0x0: " + wline(bytes(after)))
 
 
+def gen_multimem_async(out):
+    """multimem.st.async / multimem.red.async (PTX ISA 9.3, sm_100; ptxas 13.5 takes
+    .release with .gpu or .sys, scalars only, st on 32-/64-bit types, red .add on u32 s32 u64):
+    with one device the store or reduction of the one copy, as the synchronous forms; lanes
+    write distinct words (st) or reduce into a few shared ones (red: sums mod 2^n in any
+    order)."""
+    R = R_LATER
+    out.append(".version 9.3")
+    out.append(".target sm_100")
+    for op, ins, n in [("multimem.st.async.release.gpu.global.b32 [g], v", "v:b32", 1),
+                       ("multimem.st.async.release.sys.global.b64 [g], v", "v:b64", 2),
+                       ("multimem.st.async.release.gpu.global.f32 [g], v", "v:b32", 1)]:
+        out.append("# %s: the value stored to the one copy; lanes write distinct words" % op.split(" ")[0])
+        out.append(">>> %s :: <- g:gptr %s ; global %d" % (op, ins, 4 * 32 * n))
+        img = [R.getrandbits(32) for _ in range(32 * n)]
+        after = list(img)
+        out.append("case")
+        out.append("init 0x0: " + " ".join(hx(v) for v in img))
+        order = list(range(32))
+        R.shuffle(order)
+        for lane in range(32):
+            w = order[lane] * n
+            vals = [R.getrandbits(32) for _ in range(n)]
+            after[w:w + n] = vals
+            shown = hx(vals[0] | vals[1] << 32, 64) if n == 2 else hx(vals[0])
+            out.append("%d: %s %s ->" % (lane, hex(4 * w), shown))
+        out.append("expect 0x0: " + " ".join(hx(v) for v in after))
+    for op, bits in [("multimem.red.async.release.gpu.global.add.u32 [g], v", 32),
+                     ("multimem.red.async.release.sys.global.add.s32 [g], v", 32),
+                     ("multimem.red.async.release.gpu.global.add.u64 [g], v", 64)]:
+        n = bits // 32
+        out.append("# %s: 32 lanes add into 4 elements; each ends as its sum mod 2^%d" % (op.split(" ")[0], bits))
+        out.append(">>> %s :: <- g:gptr v:%s ; global %d" % (op, "b64" if n == 2 else "b32", 16 * n))
+        m = (1 << bits) - 1
+        img = [R.getrandbits(bits) for _ in range(4)]
+        after = list(img)
+        out.append("case")
+        out.append("init 0x0: " + " ".join(hx(v & 0xFFFFFFFF) + ("" if n == 1 else " " + hx(v >> 32))
+                                           for v in img))
+        for lane in range(32):
+            w, v = R.randrange(4), R.getrandbits(bits)
+            after[w] = (after[w] + v) & m
+            out.append("%d: %s %s ->" % (lane, hex(4 * n * w), hx(v, bits)))
+        out.append("expect 0x0: " + " ".join(hx(v & 0xFFFFFFFF) + ("" if n == 1 else " " + hx(v >> 32))
+                                             for v in after))
+
+
 # ------------------------------------------------------- clusterlaunchcontrol (§9.7.13.17)
 
 def gen_clc(out):
@@ -871,14 +1153,50 @@ def gen_clc(out):
                    " ".join(hx(v) for v in sm[8:12]) + " * *")
 
 
+def gen_clc_steal(out):
+    """clusterlaunchcontrol.try_cancel that may succeed (§9.7.13.17.1): a grid of 48 one-warp
+    CTAs (one a case), each case's work a counter word (atom.add 1) and a value word (k*k + 7
+    for CTA k) in its global image. Lane 0 of each running CTA does its own case's work, then
+    asks to cancel a CTA that has not started; while a request succeeds it does the canceled
+    CTA's work (through that case's image: the images are the harness's 256 bytes apart, the
+    shared image's 128 then the global one's 128) and asks again. Which CTAs are canceled, and
+    by whom, depends on the scheduler's workers; the invariant checked is that every CTA's work
+    is done exactly once (count 1, its value): a canceled CTA never runs, and a success names
+    a CTA nobody else runs. Shared words (the response, the mbarrier) are '*'."""
+    R = R_LATER
+    n, stride = 48, 256
+    out.append("# clusterlaunchcontrol.try_cancel with CTAs left to cancel: every CTA's work (count, k*k + 7)"
+               " done exactly once, by itself or by the CTA that canceled it")
+    out.append(">>> mov.u32 me, %%ctaid.x; mov.u32 k, me; ISA_WORK: sub.s32 d, k, me; mul.wide.s32 o, d, %d;"
+               " add.u64 a, g, o; atom.global.add.u32 cn, [a], 1; mad.lo.u32 v, k, k, 7; st.global.u32 [a+4], v;"
+               " mbarrier.init.shared::cta.b64 [m], 1; mbarrier.arrive.expect_tx.shared::cta.b64 t, [m], 16;"
+               " clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [r], [m];"
+               " ISA_WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, [m], 0; @!p bra ISA_WAIT;"
+               " mbarrier.inval.shared::cta.b64 [m]; ld.shared.b128 q, [r];"
+               " clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 c, q;"
+               " @c clusterlaunchcontrol.query_cancel.get_first_ctaid::x.b32.b128 k, q; @c bra ISA_WORK"
+               " :: <- g:gptr r:sptr m:sptr ; shared 64 ; global 8"
+               " ; regs me:u32 k:u32 d:s32 o:s64 a:u64 cn:u32 v:u32 t:b64 p:pred q:b128 c:pred" % stride)
+    for k in range(n):
+        out.append("case CTA %d" % k)
+        out.append("init global 0x0: 0x00000000 %s" % hx(R.getrandbits(32)))
+        out.append("init shared 0x0: " + " ".join(hx(R.getrandbits(32)) for _ in range(16)))
+        out.append("0: 0x0 0x10 0x30 ->")
+        out.append("expect global 0x0: 0x00000001 %s" % hx(k * k + 7))
+        out.append("expect shared 0x0: " + " ".join("*" for _ in range(16)))
+
+
 def gen_multimem_table():
     out = [".version 8.8", ".target sm_90"]
     gen_multimem(out)
     gen_multimem_bulk(out)
     gen_clc(out)
+    gen_multimem_async(out)
+    gen_clc_steal(out)
     write("multimem.isa", [
         "Multimem accesses (PTX ISA §9.7.9.14 multimem.ld_reduce, multimem.st, multimem.red) with one",
-        "device (every multimem address bound to one copy: a load, a store, an atomic reduction), and",
+        "device (every multimem address bound to one copy: a load, a store, an atomic reduction; the",
+        "PTX ISA 9.3 multimem.st.async and multimem.red.async too), and",
         "cluster launch control (§9.7.13.17 clusterlaunchcontrol.try_cancel/query_cancel) where no CTA",
         "is left to cancel. Values from gen_tensor.py (its docstring gives the rules).",
     ], out)

@@ -998,6 +998,59 @@ def surface_isa():
             o.row(k, ['0', str(4 * x), str(v)], [])
         o.raw('expect global 0x0: ' + ' '.join(f'{v:#010x}' for v in cur))
 
+    # sured.p on 8- and 16-bit channels: the .b32 data's low bits combined with the sample's
+    # first (R) channel at the channel's width (.add wraps; .min/.max signed on s8/s16, unsigned
+    # on u8/u16), as sust.p converts a 32-bit value to the channel; the neighbouring samples'
+    # bytes (and the other channels of a two-channel sample) stay.
+    narrow = [('add', 'u8', 1, [0x10, 0xf0, 0x7f, 0x01, 0x80, 0x33, 0xfe, 0x44], [(1, 0x1ff), (2, 0x81), (6, 3)]),
+              ('max', 's8', 1, [0x10, 0xf0, 0x7f, 0x01, 0x80, 0x33, 0xfe, 0x44], [(1, 0xfffffff5), (4, 0x7), (6, 0x1fd)]),
+              ('min', 'u8', 1, [0x10, 0xf0, 0x7f, 0x01, 0x80, 0x33, 0xfe, 0x44], [(1, 0x1ef), (3, 0), (7, 0x40)]),
+              ('or', 'u8', 1, [0x10, 0xf0, 0x7f, 0x01, 0x80, 0x33, 0xfe, 0x44], [(0, 0x101), (5, 0xc0)]),
+              ('and', 'u16', 1, [0x1234, 0xfedc, 0x8000, 0x0ff0], [(1, 0xffff00ff), (2, 0)]),
+              ('min', 's16', 1, [0x1234, 0xfedc, 0x8000, 0x0ff0], [(0, 0xffff8001), (1, 0x10000), (3, 0x7fff)]),
+              ('max', 'u16', 1, [0x1234, 0xfedc, 0x8000, 0x0ff0], [(0, 0x1ffff), (2, 0x7fff), (3, 0x0ff1)]),
+              ('add', 'u8', 2, [0x10, 0xf0, 0x7f, 0x01, 0x80, 0x33, 0xfe, 0x44], [(0, 0x1f5), (2, 0x103)])]
+    for op, ty, ch, init, pts in narrow:
+        bits = 16 if '16' in ty else 8
+        m = (1 << bits) - 1
+        signed = ty[0] == 's'
+        n = len(init) // ch
+        im = Image('1d', ty, ch, (n,),
+                   texel=lambda l, mm, x, y, z, c, init=init, ch=ch, signed=signed, bits=bits:
+                   (init[x * ch + c] - (1 << bits)) if signed and init[x * ch + c] >> (bits - 1)
+                   else init[x * ch + c])
+        cur = list(init)
+
+        def sx(v):
+            return v - (1 << bits) if signed and v >> (bits - 1) else v
+
+        for x, v in pts:
+            a, b = cur[x * ch], v & m
+            r = {'add': a + b, 'and': a & b, 'or': a | b, 'min': min(sx(a), sx(b)),
+                 'max': max(sx(a), sx(b))}[op]
+            cur[x * ch] = r & m
+        raw = b''.join(struct.pack('<B' if bits == 8 else '<H', v) for v in cur)
+        raw += b'\0' * (-len(raw) % 4)
+        o.group(f'sured.p.{op}.1d.b32 on a {ty}x{ch} surface: the R channel alone, at its width '
+                f'(the data\'s low {bits} bits); neighbouring bytes unchanged',
+                f'sured.p.{op}.1d.b32.trap [s, {{x}}], v :: <- s:obj x:s32 v:b32 ; global 64 ; '
+                f'surface s {im.clause()}')
+        o.case('', [(0, im)])
+        for k, (x, v) in enumerate(pts):
+            o.row(k, ['0', str(x), f'{v:#x}'], [])
+        o.raw('expect global 0x0: ' + ' '.join(f'{struct.unpack_from("<I", raw, i)[0]:#010x}'
+                                               for i in range(0, len(raw), 4)))
+    # sured .trap out of range (§9.7.11.3): the access faults; .b (x in bytes) and .p
+    # (x in samples), each past the last element and before the first.
+    for form, x, ty, fmt in (('b', 16, 'u32', 'u32'), ('p', -1, 'b32', 'u32'), ('p', 8, 'b32', 'u8')):
+        im = Image('1d', fmt, 1, (4 if fmt == 'u32' else 8,), texel=lambda l, m, xx, y, z, c: xx)
+        o.group(f'sured.{form}.add.1d.{ty}.trap at x = {x} (outside the {im.size[0]}-sample surface):'
+                f' a fault',
+                f'sured.{form}.add.1d.{ty}.trap [s, {{x}}], v :: <- s:obj x:s32 v:b32 ; global 64 ; '
+                f'surface s {im.clause()} ; fault out of range (.trap)')
+        o.case('', [(0, im)])
+        o.row(0, ['0', str(x), '0x1'], [])
+
     # suq: every query.
     queries = ['width', 'height', 'depth', 'channel_data_type', 'channel_order', 'array_size',
                'memory_layout']

@@ -471,6 +471,11 @@ const NARROW_X2: Min = Min::Specific(&[f(100), f(103), f(110), f(120), f(121)]);
 /// "Instruction 'cvt with .e2m1x2' not supported on .target 'sm_100'"): the sm_100 and
 /// sm_120 family targets and so their architecture-specific ones, not plain sm_100.
 const NARROW_86: Min = Min::Specific(&[f(100), f(101), f(103), f(110), f(120), f(121)]);
+/// `clusterlaunchcontrol.try_cancel….multicast::cluster::all` (§9.7.13.17.1 Target ISA Notes;
+/// ptxas 13.5: "Feature '.multicast::cluster::all' not supported on .target 'sm_100'", and
+/// on sm_103 and sm_120): the architecture-specific and family targets of the sm_100 and
+/// sm_120 families.
+const CLC_MULTICAST: Min = Min::Specific(&[f(100), f(101), f(103), f(110), f(120), f(121)]);
 /// `cvt.rs` (PTX ISA 8.7): sm_100a and sm_103a only (ptxas 12.9: "Feature '.rs' not
 /// supported on .target 'sm_101a'", and the same for sm_100f, sm_103f, sm_120a).
 const RS: Min = Min::Specific(&[a(100), a(103)]);
@@ -2149,6 +2154,12 @@ pub(super) static ROWS: &[Row] = &[
         Effect(clc::clusterlaunchcontrol),
     )
     .since((8, 6), Sm(100))
+    .forms(&[form(
+        ".multicast::cluster::all",
+        Mods(&[&["multicast::cluster::all"]]),
+        (8, 6),
+        CLC_MULTICAST,
+    )])
     .mods(&[
         "async",
         "const",

@@ -34,7 +34,8 @@
 //!
 //! The ISA leaves undefined, and ptxjit faults on: a count outside 1 ..= 2^20 − 1, a tx count
 //! above 2^20 − 1 or a tx-count leaving its range, more arrivals than pending (or a drop below
-//! 0 expected), a `.noComplete` arrival that completes the phase, a token without the valid
+//! 0 expected), a tx-count below 0 once every arrival of the phase is in (more bytes completed
+//! than expected: the phase could never complete, `MbarState::check_underflow`), a `.noComplete` arrival that completes the phase, a token without the valid
 //! bit, and an object address outside shared memory. The active lanes act one after another
 //! in lane order; each lane's operation is whole before the next lane's.
 
@@ -112,6 +113,23 @@ impl MbarState {
         }
     }
 
+    /// The ISA's phase completes when pending and tx-count are both 0 (§9.7.13.15.4, "Phase
+    /// Completion"). With every arrival in (pending 0) and tx-count below 0, more bytes were
+    /// completed than the phase expects: no arrival can bring it back (one more is more than
+    /// pending), so the phase would hang. ptxjit faults on it (tx-count underflow); a copy that
+    /// completes before its expect-tx leaves tx-count negative with arrivals still pending,
+    /// which is allowed.
+    fn check_underflow(&self) -> Result<(), String> {
+        if self.pending == 0 && self.tx < 0 {
+            return Err(format!(
+                "tx-count underflow: {} more bytes completed than the phase expects, with \
+                 every arrival in (the phase can never complete)",
+                -self.tx
+            ));
+        }
+        Ok(())
+    }
+
     /// tx-count += `delta`, within its range.
     fn add_tx(&mut self, delta: i64) -> Result<(), String> {
         let t = self.tx as i64 + delta;
@@ -149,6 +167,7 @@ impl MbarState {
             ));
         }
         self.pending -= count;
+        self.check_underflow()?;
         Ok(self.maybe_complete())
     }
 
@@ -156,6 +175,7 @@ impl MbarState {
     /// pending and tx-count are both 0. Returns whether it did.
     pub fn complete_tx(&mut self, n: u32) -> Result<bool, String> {
         self.add_tx(-(n as i64))?;
+        self.check_underflow()?;
         Ok(self.maybe_complete())
     }
 
@@ -281,8 +301,7 @@ fn lane(
                 cell.store(st.encode(), Ordering::Release);
             } else {
                 let phase = st.phase;
-                st.add_tx(-(n as i64)).map_err(at)?;
-                let done = st.maybe_complete();
+                let done = st.complete_tx(n).map_err(at)?;
                 cell.store(st.encode(), Ordering::Release);
                 env.race_mbar_arrive(l, shared, done.then_some(phase));
             }
@@ -527,5 +546,28 @@ mod tests {
         assert!(b.arrive(2, false, 0).is_err());
         assert!(b.arrive(0, false, 0).is_err());
         assert!(b.arrive(1, false, MAX_COUNT + 1).is_err());
+    }
+
+    /// More bytes completed than the phase expects, once every arrival is in: a fault (the
+    /// phase could never complete), whichever came first; a copy ahead of its expect-tx with
+    /// an arrival still pending is not one.
+    #[test]
+    fn tx_count_underflow_faults() {
+        let underflow = |r: Result<bool, String>| r.is_err_and(|e| e.contains("underflow"));
+        // expect-tx 16 with the last arrival, then 32 bytes complete.
+        let mut b = MbarState::init(1);
+        assert_eq!(b.arrive(1, false, 16), Ok(false));
+        assert!(underflow(b.complete_tx(32)));
+        // 32 bytes complete first (tx-count -32, one arrival pending: allowed), then the last
+        // arrival expects only 16.
+        let mut b = MbarState::init(1);
+        assert_eq!(b.complete_tx(32), Ok(false));
+        assert_eq!((b.pending, b.tx), (1, -32));
+        assert!(underflow(b.arrive(1, false, 16)));
+        // The same copy ahead of an arrival that expects all of it completes the phase.
+        let mut b = MbarState::init(1);
+        assert_eq!(b.complete_tx(32), Ok(false));
+        assert_eq!(b.arrive(1, false, 32), Ok(true));
+        assert_eq!((b.phase, b.tx), (1, 0));
     }
 }

@@ -1724,7 +1724,12 @@ pub fn surf_reduce(
         _ => op,
     };
     let dims = req.geom.dims() as usize;
-    let size = ty.bytes();
+    // `sured.p` on a format whose channels are narrower than 32 bits reduces into the sample's
+    // first (R) channel only: the data converted to the channel as `sust.p` converts it (its
+    // low bits), combined at the channel's width (see `reduce_narrow`).
+    let channel = r.desc.format.ty.bytes();
+    let narrow = req.formatted && channel < 4;
+    let size = if narrow { channel } else { ty.bytes() };
     let Some(addr) = surface_addr(
         r,
         req.clamp,
@@ -1745,12 +1750,60 @@ pub fn surf_reduce(
             size,
         }
     })?;
-    // SAFETY: translate checked [p, p+size) inside the arena and aligned to size (the arena
-    // base is page-aligned). Surfaces live in global memory (`global = true`).
-    unsafe { super::semantics::atomic_rmw(p, op, ty, v, true) };
+    if narrow {
+        // SAFETY: translate checked [p, p+size) inside the arena, aligned to size.
+        unsafe { reduce_narrow(p, op, channel, v) };
+    } else {
+        // SAFETY: translate checked [p, p+size) inside the arena and aligned to size (the
+        // arena base is page-aligned). Surfaces live in global memory (`global = true`).
+        unsafe { super::semantics::atomic_rmw(p, op, ty, v, true) };
+    }
     // initcheck: a reduction writes its texel (its read of the old value is not checked).
     env::init_access(env, Space::Global, addr, size, 0, 0, InitAccess::Write);
     Ok(())
+}
+
+/// `sured.p`'s atomic reduction into a channel of `bytes` (1 or 2) bytes at `p`: `v`'s low
+/// bits combined with the channel at its width (`.add` wraps, `.min`/`.max` compare as the
+/// channel's signedness says, which `op` carries), touching no other byte.
+///
+/// # Safety
+/// `p` must be valid for reads and writes of `bytes` bytes and aligned to them.
+unsafe fn reduce_narrow(p: *mut u8, op: AtomOp, bytes: u32, v: u64) {
+    use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::SeqCst};
+    let bits = 8 * bytes;
+    let m = (1u64 << bits) - 1;
+    let sx = |x: u64| ((x << (64 - bits)) as i64) >> (64 - bits);
+    let apply = |old: u64| -> u64 {
+        let (old, b) = (old & m, v & m);
+        let r = match op {
+            AtomOp::Add => old.wrapping_add(b),
+            AtomOp::And => old & b,
+            AtomOp::Or => old | b,
+            AtomOp::Min(Sign::Unsigned) => old.min(b),
+            AtomOp::Max(Sign::Unsigned) => old.max(b),
+            AtomOp::Min(Sign::Signed) => sx(old).min(sx(b)) as u64,
+            AtomOp::Max(Sign::Signed) => sx(old).max(sx(b)) as u64,
+            // The decoder gives `sured` only the five operations above (PTX ISA §9.7.11.3).
+            AtomOp::FAdd
+            | AtomOp::Xor
+            | AtomOp::Exch
+            | AtomOp::Inc
+            | AtomOp::Dec
+            | AtomOp::HAdd { .. }
+            | AtomOp::HMinMax { .. } => unreachable!("sured has no .{op:?}"),
+        };
+        r & m
+    };
+    if bytes == 1 {
+        // SAFETY: the caller guarantees one valid byte at `p`.
+        let a = unsafe { AtomicU8::from_ptr(p) };
+        let _ = a.fetch_update(SeqCst, SeqCst, |old| Some(apply(old as u64) as u8));
+    } else {
+        // SAFETY: the caller guarantees two valid bytes at `p`, 2-byte aligned.
+        let a = unsafe { AtomicU16::from_ptr(p as *mut u16) };
+        let _ = a.fetch_update(SeqCst, SeqCst, |old| Some(apply(old as u64) as u16));
+    }
 }
 
 pub mod fast;

@@ -707,8 +707,7 @@ pub fn run_group(g: &Group, engine: Engine, spread: Spread, limit: usize) -> Res
     // does ptxjit): a larger table runs under `UniformConst` in chunks of rows that fit.
     let per_launch = CONST_BANK_BYTES / (8 * g.ins.len().max(1));
     if spread == Spread::UniformConst && g.rows.len() > per_launch {
-        let mut errs = vec![];
-        for rows in g.rows.chunks(per_launch) {
+        let parts = g.rows.chunks(per_launch).map(|rows| {
             let part = Group {
                 rows: rows.to_vec(),
                 ptx: g.ptx.clone(),
@@ -719,15 +718,9 @@ pub fn run_group(g: &Group, engine: Engine, spread: Spread, limit: usize) -> Res
                 version: g.version.clone(),
                 target: g.target.clone(),
             };
-            if let Err(e) = run_group(&part, engine, spread, limit) {
-                errs.push(e);
-            }
-        }
-        return if errs.is_empty() {
-            Ok(())
-        } else {
-            Err(errs.join("\n"))
-        };
+            run_group(&part, engine, spread, limit)
+        });
+        return join_errors(parts, "\n");
     }
     let ptx = kernel_ptx(g, spread);
     let mut ctx = Context::new();
@@ -777,8 +770,7 @@ pub fn run_group(g: &Group, engine: Engine, spread: Spread, limit: usize) -> Res
     .map_err(|e| format!("`{}` on {engine} ({spread:?}): {e}", g.ptx))?;
     let mut outb = vec![0u8; n * no * 8];
     ctx.copy_dtoh(&mut outb, dout).map_err(|e| e.to_string())?;
-    let mut fails = vec![];
-    let mut count = 0;
+    let mut fails = Failures::new(limit);
     for (r, row) in g.rows.iter().enumerate() {
         for (k, ((name, ty), e)) in g.outs.iter().zip(&row.outs).enumerate() {
             let o = (r * no + k) * 8;
@@ -786,57 +778,102 @@ pub fn run_group(g: &Group, engine: Engine, spread: Spread, limit: usize) -> Res
             w.copy_from_slice(&outb[o..o + 8]);
             let got = u64::from_le_bytes(w) & ty.mask();
             if !check(*ty, got, e, g.tol) {
-                count += 1;
-                if fails.len() < limit {
+                fails.push(|| {
                     let ins: Vec<String> = row
                         .ins
                         .iter()
                         .zip(&g.ins)
                         .map(|(v, (n, t))| format!("{n}={}", show(*t, *v)))
                         .collect();
-                    let want = match e {
-                        Expect::Bits(b) => show(*ty, *b),
-                        other => format!("{other:?}"),
-                    };
-                    fails.push(format!(
-                        "  line {}: {} → {name} = {} (expected {want})",
+                    format!(
+                        "  line {}: {} → {name} = {} (expected {})",
                         row.line,
                         ins.join(" "),
-                        show(*ty, got)
-                    ));
-                }
+                        show(*ty, got),
+                        wanted(*ty, e)
+                    )
+                });
             }
         }
     }
-    if fails.is_empty() {
+    fails.finish(|| {
+        format!(
+            "`{}` on {engine} ({spread:?}, table line {})",
+            g.ptx, g.line
+        )
+    })
+}
+
+/// The expected value of a failed check, as a failure line shows it.
+fn wanted(ty: Ty, e: &Expect) -> String {
+    match e {
+        Expect::Bits(b) => show(ty, *b),
+        other => format!("{other:?}"),
+    }
+}
+
+/// The wrong results of one run: every one counted, the first `limit` described.
+struct Failures {
+    count: usize,
+    lines: Vec<String>,
+    limit: usize,
+}
+
+impl Failures {
+    fn new(limit: usize) -> Failures {
+        Failures {
+            count: 0,
+            lines: vec![],
+            limit,
+        }
+    }
+
+    /// Count one wrong result; `line` describes it (called only while under the limit).
+    fn push(&mut self, line: impl FnOnce() -> String) {
+        self.count += 1;
+        if self.lines.len() < self.limit {
+            self.lines.push(line());
+        }
+    }
+
+    /// `Ok` when nothing failed, else `heading` (the run: its PTX, engine and table line),
+    /// the count and the described failures.
+    fn finish(self, heading: impl FnOnce() -> String) -> Result<(), String> {
+        if self.count == 0 {
+            return Ok(());
+        }
+        Err(format!(
+            "{}: {} wrong results\n{}",
+            heading(),
+            self.count,
+            self.lines.join("\n")
+        ))
+    }
+}
+
+/// `Ok` when every run passed, else their errors joined by `sep`.
+fn join_errors(
+    runs: impl IntoIterator<Item = Result<(), String>>,
+    sep: &str,
+) -> Result<(), String> {
+    let errs: Vec<String> = runs.into_iter().filter_map(Result::err).collect();
+    if errs.is_empty() {
         Ok(())
     } else {
-        Err(format!(
-            "`{}` on {engine} ({spread:?}, table line {}): {count} wrong results\n{}",
-            g.ptx,
-            g.line,
-            fails.join("\n")
-        ))
+        Err(errs.join(sep))
     }
 }
 
 /// Run every group on every engine.
 pub fn run_groups(groups: &[Group]) -> Result<(), String> {
-    let mut errs = vec![];
-    for g in groups {
-        for &e in ENGINES {
-            for &spread in SPREADS {
-                if let Err(m) = run_group(g, e, spread, 12) {
-                    errs.push(m);
-                }
-            }
-        }
-    }
-    if errs.is_empty() {
-        Ok(())
-    } else {
-        Err(errs.join("\n\n"))
-    }
+    let runs = groups.iter().flat_map(|g| {
+        ENGINES.iter().flat_map(move |&e| {
+            SPREADS
+                .iter()
+                .map(move |&spread| run_group(g, e, spread, 12))
+        })
+    });
+    join_errors(runs, "\n\n")
 }
 
 /// The memory a warp group's cases start from and are checked against.
@@ -1433,14 +1470,7 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
     let mut outb = vec![0u8; n * lanes * no * 8];
     ctx.copy_dtoh(&mut outb, dout).map_err(|e| e.to_string())?;
     ctx.copy_dtoh(&mut memb, dmem).map_err(|e| e.to_string())?;
-    let mut fails = vec![];
-    let mut count = 0;
-    let mut fail = |msg: String| {
-        count += 1;
-        if fails.len() < limit {
-            fails.push(msg);
-        }
-    };
+    let mut fails = Failures::new(limit);
     for (c, case) in w.cases.iter().enumerate() {
         for (lane, row) in case.lanes.iter().enumerate() {
             let Some(row) = row else { continue };
@@ -1450,17 +1480,16 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
                 b.copy_from_slice(&outb[o..o + 8]);
                 let got = u64::from_le_bytes(b) & ty.mask();
                 if !check(*ty, got, e, None) {
-                    let want = match e {
-                        Expect::Bits(b) => show(*ty, *b),
-                        other => format!("{other:?}"),
-                    };
-                    fail(format!(
-                        "  line {} (case of line {}, lane {}): {name} = {} (expected {want})",
-                        row.line,
-                        case.line,
-                        cluster::lane_name(lane, w.cluster, 32 * w.warps),
-                        show(*ty, got)
-                    ));
+                    fails.push(|| {
+                        format!(
+                            "  line {} (case of line {}, lane {}): {name} = {} (expected {})",
+                            row.line,
+                            case.line,
+                            cluster::lane_name(lane, w.cluster, 32 * w.warps),
+                            show(*ty, got),
+                            wanted(*ty, e)
+                        )
+                    });
                 }
             }
         }
@@ -1479,39 +1508,23 @@ pub fn run_warp_group(w: &WarpGroup, engine: Engine, limit: usize) -> Result<(),
                     };
                     let rank = cluster::rank_name(o / w.case_bytes(), w.cluster);
                     let (space, off) = w.locate(o % w.case_bytes());
-                    fail(format!(
-                        "  case of line {}: {rank}{space} byte {off:#x} = {g:#010x} (expected {e:#010x}, {from})",
-                        case.line
-                    ));
+                    fails.push(|| {
+                        format!(
+                            "  case of line {}: {rank}{space} byte {off:#x} = {g:#010x} (expected {e:#010x}, {from})",
+                            case.line
+                        )
+                    });
                 }
             }
         }
     }
-    if fails.is_empty() {
-        Ok(())
-    } else {
-        Err(format!(
-            "`{}` on {engine} (table line {}): {count} wrong results\n{}",
-            w.ptx,
-            w.line,
-            fails.join("\n")
-        ))
-    }
+    fails.finish(|| format!("`{}` on {engine} (table line {})", w.ptx, w.line))
 }
 
 /// Run every warp group on every engine.
 pub fn run_warp_groups(warps: &[WarpGroup]) -> Result<(), String> {
-    let mut errs = vec![];
-    for w in warps {
-        for &e in ENGINES {
-            if let Err(m) = run_warp_group(w, e, 12) {
-                errs.push(m);
-            }
-        }
-    }
-    if errs.is_empty() {
-        Ok(())
-    } else {
-        Err(errs.join("\n\n"))
-    }
+    let runs = warps
+        .iter()
+        .flat_map(|w| ENGINES.iter().map(move |&e| run_warp_group(w, e, 12)));
+    join_errors(runs, "\n\n")
 }
