@@ -40,6 +40,8 @@ fn generated_kernels_pass_ptxas() {
         std::fs::write(&file, &case.ptx).unwrap();
         let arch = if k.sm100a {
             "-arch=sm_100a"
+        } else if k.sm120a {
+            "-arch=sm_120a"
         } else if k.sm100 {
             "-arch=sm_100"
         } else if k.sm90a {

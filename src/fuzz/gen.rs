@@ -10,7 +10,10 @@
 //! and `sm_100` for two fifths of those (the `sm_100` flavour, [`Kernel::sm100`]: also 256-bit
 //! `ld`/`st`). Half the other `sm_90` kernels target `sm_90a` ([`Kernel::sm90a`]: also
 //! `wgmma`, dense and `.sp`), half the `sm_100` ones `sm_100a` ([`Kernel::sm100a`]: also `tcgen05`); both of
-//! these run whole warpgroups (blocks of 128 or 256 threads). About 30% of all kernels get a
+//! these run whole warpgroups (blocks of 128 or 256 threads). Half the other `sm_100` kernels
+//! target `sm_120a` ([`Kernel::sm120a`]: also `mma .kind::f8f6f4`). The matrix instructions
+//! (`mma`, `mma.sp`, `ldmatrix`, `stmatrix`, `movmatrix`) are drawn from the decoder's own
+//! lists of the forms it takes, those the kernel's header admits ([`matrix`]). About 30% of all kernels get a
 //! texture of any kind but linear and multisample (1D to 3D, layered, cube, mipmapped at
 //! times; [`tex`]) and a surface object ([`Kernel::tex`]).
 //!
@@ -182,8 +185,9 @@
 //!   the statement then stores whole.
 //! - Integer division by zero and `MIN / -1` are not guarded: ptxjit defines them (see the op
 //!   table), and ptxas accepts them.
-//! - Matrix instructions (`mma.sync` of the `sm_80` shapes and types, `movmatrix`, and
-//!   `ldmatrix` of rows in the warp's own shared slots after a `bar.warp.sync`) appear where
+//! - Matrix instructions (`mma.sync` and `mma.sp` of every form the decoder takes and the
+//!   header admits, `movmatrix`, and `ldmatrix` of rows in the warp's own shared slots after a
+//!   `bar.warp.sync`; [`matrix`]) appear where
 //!   `shfl.sync` may: CTA-uniform control flow, full warps. `cp.async` copies into the
 //!   thread's own shared slot and is waited for at once. `wmma` ([`wmma`]) loads its
 //!   fragments from the read-only input buffer and stores D only into the warp's own shared
@@ -217,11 +221,13 @@ use std::fmt::Write as _;
 
 use super::forms::{resolve, Class, Dst, Form, Opnd, FORMS, FORMS_SM90};
 use super::rng::Rng;
-use crate::ir::{MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSparse, MmaSpec};
+use crate::ir::{MmaFrag, MmaSpec};
+use crate::ptx::target::{parse_arch, Header, Version};
 
 mod bulk_zero;
 mod cluster_async;
 mod hints;
+mod matrix;
 mod mma_sp;
 mod multimem;
 mod stack;
@@ -490,6 +496,10 @@ pub struct Kernel {
     /// `tcgen05` ([`Gen::tcgen05`]) on the shared `fz_wg` and tensor memory; the block's
     /// threads are a multiple of 128 (the four warps that reach all 128 lanes).
     pub sm100a: bool,
+    /// The `sm_120a` flavour (`.target sm_120a`, PTX ISA 8.8; only with
+    /// [`sm100`](Self::sm100) and not [`sm100a`](Self::sm100a), whose forms it keeps): also the
+    /// matrix forms only the `sm_120` family's targets take (`mma .kind::f8f6f4`).
+    pub sm120a: bool,
     /// The straight-line middle parts of the two device functions `fz_f0` and `fz_f1` the
     /// body may call (see [`FUNC_REGS`]).
     pub funcs: [Vec<String>; 2],
@@ -580,6 +590,7 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
     let sm100 = sm90 && rng.chance(40);
     let sm90a = sm90 && !sm100 && rng.chance(50);
     let sm100a = sm100 && rng.chance(50);
+    let sm120a = sm100 && !sm100a && rng.chance(50);
     if sm90a || sm100a {
         // Whole warpgroups (four warps of 32 threads).
         block = *rng.pick(&[[128, 1, 1], [32, 2, 2], [64, 2, 1], [256, 1, 1], [16, 8, 2]]);
@@ -618,6 +629,7 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         sm100,
         sm90a,
         sm100a,
+        sm120a,
         pair,
         relinquished: false,
         tex,
@@ -646,6 +658,7 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         sm100,
         sm90a,
         sm100a,
+        sm120a,
         funcs,
         tex,
         cluster,
@@ -695,8 +708,9 @@ fn input_word(rng: &mut Rng) -> u32 {
 }
 
 /// An `mma.sync`/`mma.sp` form the generator emits: its name (shape, layouts and types as the
-/// instruction spells them) and the register class and count of D, A, B and C, which come
-/// from the decoder's fragment spec ([`MmaSpec::regs`], PTX ISA §9.7.14.5.14 and §9.7.14.6.2).
+/// instruction spells them after `mma.sync.aligned.`) and the register class and count of D,
+/// A, B and C, which come from the decoder's fragment spec ([`MmaSpec::regs`], PTX ISA
+/// §9.7.14.5.14 and §9.7.14.6.2).
 #[derive(Clone, Copy)]
 struct MmaForm {
     name: &'static str,
@@ -707,68 +721,71 @@ struct MmaForm {
     c: (Class, usize),
 }
 
-/// The form named `mMnNkK.row.col{.satfinite}.dtype.atype.btype.ctype{.and.popc|.xor.popc}`
-/// (`sparse`: of `mma.sp`, selector 0).
-fn mma_form(name: &'static str, sparse: bool) -> MmaForm {
-    let words: Vec<&str> = name.split('.').collect();
-    let (m, n, k) = crate::lower::parse_shape(words[0]).expect("an mma shape");
-    let tys: Vec<MmaElem> = words
-        .iter()
-        .filter_map(|w| MmaElem::from_modifier(w))
-        .collect();
-    let bop = if words.contains(&"and") {
-        MmaBitOp::And
-    } else if words.contains(&"xor") {
-        MmaBitOp::Xor
-    } else {
-        MmaBitOp::None
-    };
-    let spec = MmaSpec {
-        b: tys[2],
-        d: tys[0],
-        satfinite: words.contains(&"satfinite"),
-        bop,
-        sparse: sparse.then_some(MmaSparse {
-            selector: 0,
-            ordered: false,
-        }),
-        ..MmaSpec::new(MmaFamily::Mma, (m, n, k), tys[1], tys[3])
-    };
-    let frag = |f: MmaFrag, out: bool| {
-        let (count, ty) = spec.regs(f, out);
-        let class = match ty {
-            crate::ir::Type::F32 => Class::F32,
-            crate::ir::Type::F64 => Class::F64,
-            _ => Class::B32,
+impl MmaForm {
+    fn of(name: &'static str, spec: MmaSpec) -> MmaForm {
+        let frag = |f: MmaFrag, out: bool| {
+            let (count, ty) = spec.regs(f, out);
+            let class = match ty {
+                crate::ir::Type::F32 => Class::F32,
+                crate::ir::Type::F64 => Class::F64,
+                _ => Class::B32,
+            };
+            (class, count as usize)
         };
-        (class, count as usize)
-    };
-    MmaForm {
-        name,
-        spec,
-        d: frag(MmaFrag::C, true),
-        a: frag(MmaFrag::A, false),
-        b: frag(MmaFrag::B, false),
-        c: frag(MmaFrag::C, false),
+        MmaForm {
+            name,
+            spec,
+            d: frag(MmaFrag::C, true),
+            a: frag(MmaFrag::A, false),
+            b: frag(MmaFrag::B, false),
+            c: frag(MmaFrag::C, false),
+        }
+    }
+
+    /// The instruction's modifier words (without dots; `sparse`: `.sp` or
+    /// `.sp::ordered_metadata`), as [`crate::lower::admits`] takes them.
+    fn words(&self, sp: Option<&'static str>) -> Vec<&'static str> {
+        let mut w: Vec<&'static str> = sp.into_iter().collect();
+        w.extend(["sync", "aligned"]);
+        w.extend(self.name.split('.'));
+        w
     }
 }
 
-/// The `mma.sync` forms of `sm_80` the generator draws from (floating-point inputs are raw
-/// register bits: NaNs, infinities and subnormals included).
-const MMA_FORMS: &[&str] = &[
-    "m16n8k16.row.col.f32.f16.f16.f32",
-    "m16n8k16.row.col.f32.bf16.bf16.f32",
-    "m16n8k8.row.col.f16.f16.f16.f16",
-    "m16n8k8.row.col.f32.tf32.tf32.f32",
-    "m16n8k4.row.col.f32.tf32.tf32.f32",
-    "m8n8k4.row.col.f64.f64.f64.f64",
-    "m16n8k32.row.col.s32.s8.s8.s32",
-    "m16n8k32.row.col.satfinite.s32.u8.s8.s32",
-    "m16n8k16.row.col.s32.s8.u8.s32",
-    "m16n8k64.row.col.satfinite.s32.s4.u4.s32",
-    "m16n8k256.row.col.s32.b1.b1.s32.and.popc",
-    "m16n8k256.row.col.s32.b1.b1.s32.xor.popc",
-];
+/// Every `mma` form the decoder takes ([`crate::lower::mma_forms`], computed once): dense
+/// ones and `.sp` ones. The generator draws from those its kernel's header admits
+/// ([`Gen::mma_pool`]), so a form the decoder learns is fuzzed without an edit here.
+fn all_mma_forms() -> &'static [MmaForm] {
+    static FORMS: std::sync::OnceLock<Vec<MmaForm>> = std::sync::OnceLock::new();
+    FORMS.get_or_init(|| {
+        crate::lower::mma_forms()
+            .into_iter()
+            .map(|(name, spec)| MmaForm::of(Box::leak(name.into_boxed_str()), spec))
+            .collect()
+    })
+}
+
+/// The module header of a kernel flavour (the version `render` writes without the
+/// `multimem.cp` and `fabric` forms, which only raise it).
+fn flavour_header(sm90: bool, sm100: bool, sm90a: bool, sm100a: bool, sm120a: bool) -> Header {
+    let (version, arch) = if sm100a {
+        (Version(8, 8), "sm_100a")
+    } else if sm120a {
+        (Version(8, 8), "sm_120a")
+    } else if sm100 {
+        (Version(8, 8), "sm_100")
+    } else if sm90a {
+        (Version(8, 4), "sm_90a")
+    } else if sm90 {
+        (Version(8, 1), "sm_90")
+    } else {
+        (Version(8, 0), "sm_80")
+    };
+    Header {
+        version,
+        arch: parse_arch(arch),
+    }
+}
 
 #[derive(Clone, Copy)]
 struct Ctx {
@@ -796,6 +813,8 @@ struct Gen<'r> {
     sm90a: bool,
     /// The `sm_100a` flavour ([`Kernel::sm100a`]).
     sm100a: bool,
+    /// The `sm_120a` flavour ([`Kernel::sm120a`]).
+    sm120a: bool,
     /// The kernel's `tcgen05` statements run on CTA pairs (`.cta_group::2` on every
     /// `tcgen05` instruction that takes it, as PTX ISA §9.7.16.5 requires of a kernel), in a
     /// cluster launch of an even number of CTAs; they then sit at the top level only, as
@@ -1912,61 +1931,6 @@ impl Gen<'_> {
     }
 
     /// Fences, prefetches and `isspacep`.
-    /// A warp-wide matrix instruction (convergent code, full warps only): `mma.sync` of one
-    /// of [`MMA_FORMS`] on the data registers, `movmatrix`, or (with shared memory)
-    /// `ldmatrix` of rows in the warp's own shared slots after a `bar.warp.sync`, each lane
-    /// giving the row of another lane of its warp (`%ln ^ x`, either half of its slot).
-    fn matrix(&mut self) -> Stmt {
-        let pick = self.rng.below(if self.shared { 6 } else { 5 });
-        if pick == 4 {
-            let d = self.data_reg(Class::B32);
-            let a = self.src_reg(Class::B32);
-            return Stmt::Code(vec![format!(
-                "movmatrix.sync.aligned.m8n8.trans.b16 {d}, {a};"
-            )]);
-        }
-        if pick == 5 {
-            let n = *self.rng.pick(&[1usize, 2, 4]);
-            let trans = if self.rng.chance(50) { ".trans" } else { "" };
-            let x = self.rng.below(32);
-            let half = if self.rng.chance(50) { 16 } else { 0 };
-            let dst = self.distinct_regs(Class::B32, n);
-            return Stmt::Code(vec![
-                "bar.warp.sync -1;".to_string(),
-                format!("xor.b32 %t0, %ln, {x};"),
-                "sub.s32 %t0, %t0, %ln;".to_string(),
-                format!("mul.wide.s32 %td0, %t0, {SHARED_SLOT};"),
-                "add.s64 %td0, %so, %td0;".to_string(),
-                format!(
-                    "ldmatrix.sync.aligned.m8n8.x{n}{trans}.shared.b16 {{{}}}, [%td0+{half}];",
-                    dst.join(", ")
-                ),
-            ]);
-        }
-        // Not the `.f64` form beside `tcgen05`: ptxas 13.5 then fails register allocation
-        // (255 registers) on kernels whose `tcgen05.ld` loads 128 registers.
-        let forms: Vec<&str> = MMA_FORMS
-            .iter()
-            .copied()
-            .filter(|f| !(self.sm100a && f.contains(".f64.")))
-            .collect();
-        let &name = self.rng.pick(&forms);
-        let f = mma_form(name, false);
-        let (dc, dn) = f.d;
-        let d = self.distinct_regs(dc, dn);
-        let mut srcs = Vec::new();
-        for (c, n) in [f.a, f.b, f.c] {
-            let regs: Vec<String> = (0..n).map(|_| self.src_reg(c)).collect();
-            srcs.push(format!("{{{}}}", regs.join(", ")));
-        }
-        Stmt::Code(vec![format!(
-            "mma.sync.aligned.{} {{{}}}, {};",
-            f.name,
-            d.join(", "),
-            srcs.join(", ")
-        )])
-    }
-
     fn misc(&mut self) -> Stmt {
         match self.rng.below(5) {
             3 => {
@@ -3019,6 +2983,7 @@ fn form_coverage_kernel_of(f: &Form, sm90: bool, seed: u64) -> String {
     k.sm100 = false;
     k.sm90a = false;
     k.sm100a = false;
+    k.sm120a = false;
     if !sm90 {
         k.tmap = None;
         k.tmap_out = None;
@@ -3036,6 +3001,7 @@ fn form_coverage_kernel_of(f: &Form, sm90: bool, seed: u64) -> String {
         sm100: false,
         sm90a: false,
         sm100a: false,
+        sm120a: false,
         pair: false,
         relinquished: false,
         tex: None,
@@ -3090,6 +3056,154 @@ mod tests {
              compared",
     )];
 
+    /// (name, header admits it) of every matrix form of the decoder's lists, for `header`:
+    /// `mma.sync.aligned.NAME`, `mma.sp.sync.aligned.NAME`, `ldmatrix.sync.aligned.…`.
+    fn matrix_form_names(header: Option<Header>) -> Vec<(String, bool)> {
+        let mut out = Vec::new();
+        for sparse in [false, true] {
+            let pool: Vec<&str> = header.map_or(Vec::new(), |h| {
+                matrix::mma_pool(h, sparse).iter().map(|f| f.name).collect()
+            });
+            for f in all_mma_forms() {
+                if f.spec.sparse.is_some() == sparse {
+                    out.push((matrix::form_name(f), pool.contains(&f.name)));
+                }
+            }
+        }
+        for op in ["ldmatrix", "stmatrix", "movmatrix"] {
+            let pool = header.map_or(Vec::new(), |h| matrix::move_pool(h, op));
+            for m in matrix::all_moves().into_iter().filter(|m| m.0 == op) {
+                out.push((
+                    format!("{op} {}", matrix::move_words(&m).join(".")),
+                    pool.contains(&m),
+                ));
+            }
+        }
+        out
+    }
+
+    /// Every matrix form of the decoder's lists is drawn by some kernel flavour (its header
+    /// admits it: [`Gen::mma_pool`], [`matrix::move_pool`]), unless a pattern of
+    /// [`matrix::MATRIX_NOT_GENERATED`] says why not (and then none draws it); a new form the
+    /// decoder takes fails here until a flavour's target takes it or it is listed.
+    #[test]
+    fn every_matrix_form_is_drawn() {
+        let flavours = [
+            (false, false, false, false, false),
+            (true, false, false, false, false),
+            (true, false, true, false, false),
+            (true, true, false, false, false),
+            (true, true, false, true, false),
+            (true, true, false, false, true),
+        ];
+        let mut drawn = std::collections::BTreeMap::new();
+        for (sm90, sm100, sm90a, sm100a, sm120a) in flavours {
+            let h = flavour_header(sm90, sm100, sm90a, sm100a, sm120a);
+            for (name, ok) in matrix_form_names(Some(h)) {
+                *drawn.entry(name).or_insert(false) |= ok;
+            }
+        }
+        let mut missing = Vec::new();
+        let mut stale = Vec::new();
+        let excused = |name: &str| {
+            matrix::MATRIX_NOT_GENERATED
+                .iter()
+                .any(|(p, _)| name.contains(p))
+        };
+        for (name, ok) in &drawn {
+            match (ok, excused(name)) {
+                (true, true) => stale.push(format!("{name} is drawn now")),
+                (false, false) => missing.push(name.clone()),
+                _ => {}
+            }
+        }
+        for (p, _) in matrix::MATRIX_NOT_GENERATED {
+            if !drawn.keys().any(|n| n.contains(p)) {
+                stale.push(format!("{p} matches no form of the decoder's lists"));
+            }
+        }
+        assert!(
+            missing.is_empty() && stale.is_empty(),
+            "matrix forms no flavour draws (give one a target that takes them, or say why \
+             in MATRIX_NOT_GENERATED): {missing:?}; stale entries: {stale:?}"
+        );
+        // The lists hold the forms the generator drew by hand before, and the later ones.
+        for name in [
+            "mma.sync m16n8k16.row.col.f32.f16.f16.f32",
+            "mma.sync m16n8k256.row.col.s32.b1.b1.s32.xor.popc",
+            "mma.sync m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e3m2.f32",
+            "mma.sync m16n8k16.row.col.f16.e4m3.e5m2.f16",
+            "mma.sync m16n8k32.row.col.f32.e5m2.e4m3.f32",
+            "mma.sp m16n8k128.row.col.satfinite.s32.s4.u4.s32",
+            "ldmatrix sync.aligned.m16n16.x2.trans.shared.b8x16.b6x16_p32",
+            "ldmatrix sync.aligned.m8n16.x4.shared.b8x16.b4x16_p64",
+            "ldmatrix sync.aligned.m16n16.x1.trans.shared.b8",
+            "stmatrix sync.aligned.m16n8.x4.trans.shared.b8",
+            "movmatrix sync.aligned.m8n8.trans.b16",
+        ] {
+            assert!(drawn.get(name) == Some(&true), "{name} is not drawn");
+        }
+    }
+
+    /// Kernels of every flavour (and 200 of the `sm_120a` flavour) contain each later matrix
+    /// form at least once: the 8-bit and packed matrix moves, the FP8 `mma` shapes, the
+    /// `.kind::f8f6f4` types, the sparse FP8 and 4-bit forms. Each needle is the parts one
+    /// instruction line has.
+    #[test]
+    fn new_matrix_forms_are_generated() {
+        let mut lines = std::collections::BTreeSet::new();
+        let (mut sm120a, mut seed) = (0, 0u64);
+        while seed < 600 || sm120a < 200 {
+            let k = generate(&mut Rng::seeded(seed), GenConfig { size: 60 });
+            if seed < 600 || k.sm120a || k.sm100a {
+                sm120a += usize::from(k.sm120a);
+                let text = k.render();
+                lines.extend(
+                    text.lines()
+                        .filter(|l| {
+                            l.contains("mma") || l.contains("matrix") || l.contains(".target")
+                        })
+                        .map(str::to_string),
+                );
+            }
+            seed += 1;
+        }
+        for needle in [
+            &["ldmatrix.sync.aligned.m16n16.x", ".trans.shared.b8 {"][..],
+            &[
+                "ldmatrix.sync.aligned.m16n16.x",
+                ".trans.shared.b8x16.b6x16_p32 {",
+            ],
+            &[
+                "ldmatrix.sync.aligned.m16n16.x",
+                ".trans.shared.b8x16.b4x16_p64 {",
+            ],
+            &["ldmatrix.sync.aligned.m8n16.x", ".shared.b8x16.b6x16_p32 {"],
+            &["ldmatrix.sync.aligned.m8n16.x", ".shared.b8x16.b4x16_p64 {"],
+            &["stmatrix.sync.aligned.m16n8.x", ".trans.shared", ".b8 ["],
+            &["mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e"],
+            &["mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f16.e"],
+            &[".kind::f8f6f4.", ".e2m1.e"],
+            &[".kind::f8f6f4.", ".e3m2.e"],
+            &[".kind::f8f6f4.", ".e2m3.e"],
+            &["mma.sync.aligned.m16n8k16.row.col.f32.e4m3."],
+            &["mma.sync.aligned.m16n8k16.row.col.f16.e5m2."],
+            &["mma.sync.aligned.m16n8k32.row.col.f32.e5m2."],
+            &["mma.sync.aligned.m16n8k8.row.col.", "f64.f64.f64.f64"],
+            &["mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f16"],
+            &["mma.sync.aligned.m8n8k4.row.col.rz.f64"],
+            &["mma.sp.sync.aligned.m16n8k64.row.col.", ".u4."],
+            &["mma.sp", ".sync.aligned.m16n8k128.row.col."],
+            &["mma.sp::ordered_metadata.sync.aligned.m16n8k"],
+            &[".target sm_120a"],
+        ] {
+            assert!(
+                lines.iter().any(|l| needle.iter().all(|p| l.contains(p))),
+                "no generated kernel has a line with {needle:?}"
+            );
+        }
+    }
+
     /// Operations of `tcgen05` ([`crate::lower::TCGEN05_OPERATIONS`]) that the generator does
     /// not emit, each with why (checked as [`NOT_GENERATED`] is).
     const TCGEN05_NOT_GENERATED: &[(&str, &str)] = &[];
@@ -3119,13 +3233,13 @@ mod tests {
         tokens
     }
 
-    /// A few hundred kernels, and enough more for 150 of the `sm_100a` flavour (whose `tcgen05`
+    /// A few hundred kernels, and enough more for 400 of the `sm_100a` flavour (whose `tcgen05`
     /// statements are a small share of all).
     fn sample() -> Vec<String> {
         let mut texts = Vec::new();
         let mut sm100a = 0;
         let mut seed = 0;
-        while seed < 400 || sm100a < 150 {
+        while seed < 400 || sm100a < 400 {
             let k = generate(&mut Rng::seeded(seed), GenConfig { size: 60 });
             if seed < 400 || k.sm100a {
                 sm100a += usize::from(k.sm100a);

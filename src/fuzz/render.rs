@@ -203,7 +203,7 @@ impl Kernel {
     /// The kernel as a PTX module (`.version 8.0`, `.target sm_80`, 64-bit addresses; the
     /// flavours' targets: `sm_90` and `sm_90a` with `.version 8.1` and 8.4, `sm_100` and
     /// `sm_100a` with 8.8, `sm_100` with 9.1 where the body has a `multimem.cp` form, and
-    /// both with 9.5 where it has a `fabric` instruction).
+    /// both with 9.5 where it has a `fabric` instruction; the `sm_120a` flavour as `sm_100`).
     ///
     /// Parameters: `in` (u64 pointer, [`IN_BYTES`]), `out` (u64 pointer, [`OUT_REGION`] bytes
     /// per thread), `atom` (u64 pointer, [`ATOM_BYTES`]), `k` (u32); with [`Kernel::tex`],
@@ -226,6 +226,7 @@ impl Kernel {
             let v = if f.fabric { "9.5" } else { "8.8" };
             let _ = writeln!(o, ".version {v}\n.target sm_100a\n.address_size 64\n");
         } else if self.sm100 {
+            let target = if self.sm120a { "sm_120a" } else { "sm_100" };
             let v = if f.fabric {
                 "9.5"
             } else if f.multimem_cp {
@@ -233,7 +234,7 @@ impl Kernel {
             } else {
                 "8.8"
             };
-            let _ = writeln!(o, ".version {v}\n.target sm_100\n.address_size 64\n");
+            let _ = writeln!(o, ".version {v}\n.target {target}\n.address_size 64\n");
         } else if self.sm90a {
             let _ = writeln!(o, ".version 8.4\n.target sm_90a\n.address_size 64\n");
         } else if self.sm90 {

@@ -72,7 +72,11 @@ mod wgmma;
 type R = Result<(), LowerError>;
 
 #[cfg(feature = "fuzz")]
-pub(crate) use mma::{parse_shape, wmma_accumulators, wmma_spec_of, WMMA_SHAPES};
+pub(crate) use mma::{mma_forms, MoveTrans, MATRIX_MOVES};
+#[cfg(feature = "fuzz")]
+pub(crate) use mma::{wmma_accumulators, wmma_spec_of, WMMA_SHAPES};
+#[cfg(feature = "fuzz")]
+pub(crate) use table::admits;
 #[cfg(test)]
 pub(crate) use tcgen05::OPERATIONS as TCGEN05_OPERATIONS;
 #[cfg(test)]

@@ -214,6 +214,202 @@ fn mma_form(spec: &MmaSpec, f8f6f4: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// Every `mma` form this decoder takes, as the fuzz generator draws them: the instruction's
+/// words after `mma.sync.aligned.` (or `mma.sp.sync.aligned.`), with the spec they decode to
+/// (`sparse`: selector 0). The shapes and types are those [`mma_form`] and [`sparse_form`]
+/// accept among every `.mMn8kK` of the ISA's K values and every element type, with the words
+/// the decoder reads besides: a rounding for `.f64` (none, `.rn`, `.rz`, `.rm`, `.rp`), either
+/// layout of A and B for the quad-pair `.m8n8k4` `.f16` form, `.satfinite` where it applies,
+/// `.xor.popc`/`.and.popc` for `.b1`, `.kind::f8f6f4` for its forms.
+#[cfg(feature = "fuzz")]
+pub(crate) fn mma_forms() -> Vec<(String, MmaSpec)> {
+    use MmaElem::*;
+    const ELEMS: [MmaElem; 16] = [
+        F16, Bf16, Tf32, F32, F64, S8, U8, S4, U4, B1, S32, E4m3, E5m2, E2m3, E3m2, E2m1,
+    ];
+    let mut out = Vec::new();
+    for m in [8u8, 16] {
+        for k in [4u16, 8, 16, 32, 64, 128, 256] {
+            for (a, b, c, d) in ELEMS.iter().flat_map(|&a| {
+                ELEMS.iter().flat_map(move |&b| {
+                    ELEMS
+                        .iter()
+                        .flat_map(move |&c| ELEMS.iter().map(move |&d| (a, b, c, d)))
+                })
+            }) {
+                let bops: &[MmaBitOp] = if a == B1 {
+                    &[MmaBitOp::Xor, MmaBitOp::And]
+                } else {
+                    &[MmaBitOp::None]
+                };
+                let sats: &[bool] = if a.is_int() { &[false, true] } else { &[false] };
+                for &bop in bops {
+                    for &satfinite in sats {
+                        let spec = MmaSpec {
+                            b,
+                            d,
+                            satfinite,
+                            bop,
+                            ..MmaSpec::new(MmaFamily::Mma, (m, 8, k), a, c)
+                        };
+                        let dense = [false, true].map(|f8f6f4| mma_form(&spec, f8f6f4).is_ok());
+                        let sparse = sparse_form(&spec).is_ok();
+                        if !(dense[0] || dense[1] || sparse) {
+                            continue;
+                        }
+                        let sat = if satfinite { ".satfinite" } else { "" };
+                        let popc = match bop {
+                            MmaBitOp::None => "",
+                            MmaBitOp::Xor => ".xor.popc",
+                            MmaBitOp::And => ".and.popc",
+                        };
+                        let tail = format!("{sat}.{d}.{a}.{b}.{c}{popc}");
+                        for f8f6f4 in [false, true] {
+                            if !dense[usize::from(f8f6f4)] {
+                                continue;
+                            }
+                            let kind = if f8f6f4 { ".kind::f8f6f4" } else { "" };
+                            let layouts: &[(&str, bool, bool)] = if spec.quad_pairs() {
+                                &[
+                                    ("row.col", false, false),
+                                    ("row.row", false, true),
+                                    ("col.col", true, false),
+                                    ("col.row", true, true),
+                                ]
+                            } else {
+                                &[("row.col", false, false)]
+                            };
+                            let rnds: &[(&str, Round)] = if a == F64 {
+                                &[
+                                    ("", Round::Nearest),
+                                    (".rn", Round::Nearest),
+                                    (".rz", Round::Zero),
+                                    (".rm", Round::Down),
+                                    (".rp", Round::Up),
+                                ]
+                            } else {
+                                &[("", Round::Nearest)]
+                            };
+                            for &(lay, a_col, b_row) in layouts {
+                                for &(rw, rnd) in rnds {
+                                    out.push((
+                                        format!("m{m}n8k{k}.{lay}{kind}{rw}{tail}"),
+                                        MmaSpec {
+                                            a_col,
+                                            b_row,
+                                            rnd,
+                                            ..spec
+                                        },
+                                    ));
+                                }
+                            }
+                        }
+                        if sparse {
+                            out.push((
+                                format!("m{m}n8k{k}.row.col{tail}"),
+                                MmaSpec {
+                                    sparse: Some(MmaSparse {
+                                        selector: 0,
+                                        ordered: false,
+                                    }),
+                                    ..spec
+                                },
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether `.trans` is taken by a matrix move form ([`MATRIX_MOVES`]).
+#[cfg(feature = "fuzz")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MoveTrans {
+    Optional,
+    Required,
+    Refused,
+}
+
+/// A form of `ldmatrix`, `stmatrix` or `movmatrix` this decoder takes: opcode, shape,
+/// element words (`b16`, `b8`, `b8x16.b6x16_p32`, …), the matrix counts (`.x1`/`.x2`/`.x4`;
+/// empty for `movmatrix`, which has none), `.trans`, and the 32-bit registers per matrix.
+#[cfg(feature = "fuzz")]
+pub(crate) type MoveForm = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [u32],
+    MoveTrans,
+    u32,
+);
+
+/// Every matrix move form [`ldmatrix`], [`stmatrix`] and [`movmatrix`] take (PTX ISA
+/// §9.7.14.5.15-17); a test of the fuzz generator checks it against the decoder, form by form.
+#[cfg(feature = "fuzz")]
+pub(crate) const MATRIX_MOVES: &[MoveForm] = &[
+    (
+        "ldmatrix",
+        "m8n8",
+        "b16",
+        &[1, 2, 4],
+        MoveTrans::Optional,
+        1,
+    ),
+    ("ldmatrix", "m16n16", "b8", &[1, 2], MoveTrans::Required, 2),
+    (
+        "ldmatrix",
+        "m16n16",
+        "b8x16.b6x16_p32",
+        &[1, 2],
+        MoveTrans::Required,
+        2,
+    ),
+    (
+        "ldmatrix",
+        "m16n16",
+        "b8x16.b4x16_p64",
+        &[1, 2],
+        MoveTrans::Required,
+        2,
+    ),
+    (
+        "ldmatrix",
+        "m8n16",
+        "b8x16.b6x16_p32",
+        &[1, 2, 4],
+        MoveTrans::Refused,
+        1,
+    ),
+    (
+        "ldmatrix",
+        "m8n16",
+        "b8x16.b4x16_p64",
+        &[1, 2, 4],
+        MoveTrans::Refused,
+        1,
+    ),
+    (
+        "stmatrix",
+        "m8n8",
+        "b16",
+        &[1, 2, 4],
+        MoveTrans::Optional,
+        1,
+    ),
+    (
+        "stmatrix",
+        "m16n8",
+        "b8",
+        &[1, 2, 4],
+        MoveTrans::Required,
+        1,
+    ),
+    ("movmatrix", "m8n8", "b16", &[], MoveTrans::Required, 1),
+];
+
 /// `.xor.popc` / `.and.popc`.
 fn bit_op(cx: &Cx) -> Result<MmaBitOp, LowerError> {
     let op = match (cx.has("xor"), cx.has("and")) {

@@ -389,8 +389,23 @@ const MMA_FORMS: &[Form] = &[
         Sm(80),
     ),
     form(".tf32/.bf16", Mods(&[&["tf32", "bf16"]]), (7, 0), Sm(80)),
+    // ptxas 13.5: "Feature '.m16n8k4 with double types' requires .target sm_90 or higher".
+    form(
+        ".m16n8k4/.m16n8k8/.m16n8k16 with .f64",
+        Mods(&[&["f64"], &["m16n8k4", "m16n8k8", "m16n8k16"]]),
+        (7, 8),
+        Sm(90),
+    ),
     form(".b1/.s4/.u4", Mods(&[&["b1", "s4", "u4"]]), (6, 5), Sm(75)),
     form(".e4m3/.e5m2", Mods(&[&["e4m3", "e5m2"]]), (8, 4), Sm(89)),
+    // ptxas 13.5: "Feature 'mma with FP8 floating point type and FP16 accumulation' requires
+    // PTX ISA .version 8.7 or later".
+    form(
+        ".e4m3/.e5m2 with an .f16 accumulator",
+        Mods(&[&["e4m3", "e5m2"], &["f16"]]),
+        (8, 7),
+        Sm(89),
+    ),
     form(
         ".e4m3/.e5m2 with .m16n8k16",
         Mods(&[&["e4m3", "e5m2"], &["m16n8k16"]]),
@@ -2730,6 +2745,33 @@ impl Row {
         }
         s
     }
+}
+
+/// Whether a module of `header` admits instruction `op` with modifiers `mods` (words without
+/// their dots): the needs of `op`'s rows and of each of their forms whose modifiers `mods` has
+/// (a form that also depends on operands counts as present). The fuzz generator keeps the
+/// matrix forms its kernels' headers admit.
+#[cfg(feature = "fuzz")]
+pub(crate) fn admits(op: &str, mods: &[&str], header: Header) -> bool {
+    let has = |g: &[&str]| g.iter().any(|m| mods.contains(m));
+    let ok = |n: Needs| header.version >= n.since && n.min.admits(header.arch, header.version);
+    ROWS.iter().filter(|r| r.op == op).all(|r| {
+        ok(r.needs)
+            && r.forms.iter().all(|f| {
+                let applies = match f.when {
+                    When::Mods(groups) => groups.iter().all(|g| has(g)),
+                    When::ModsThen(groups, a, b) => {
+                        groups.iter().all(|g| has(g))
+                            && mods.windows(2).any(|w| w[0] == a && w[1] == b)
+                    }
+                    When::Then(first, second) => mods
+                        .windows(2)
+                        .any(|w| first.contains(&w[0]) && second.contains(&w[1])),
+                    When::Operands(_) | When::Imm(..) => true,
+                };
+                !applies || ok(f.needs)
+            })
+    })
 }
 
 /// Checks `cx`'s instruction against the module's header: the row's [`Needs`] and those of

@@ -43,10 +43,14 @@ pub(crate) use decode::wgmma_operands;
 /// The `tcgen05` operations the decoder dispatches on (the fuzz generator's coverage test).
 #[cfg(test)]
 pub(crate) use decode::TCGEN05_OPERATIONS;
+/// The `mma` and matrix-move forms the decoder takes and whether a module header admits an
+/// instruction (the fuzz generator draws its matrix forms from these).
+#[cfg(feature = "fuzz")]
+pub(crate) use decode::{admits, mma_forms, MoveTrans, MATRIX_MOVES};
 /// What the decoder knows of matrix shapes and fragments (the fuzz generator's `mma`/`wmma`
 /// forms take it from here).
 #[cfg(feature = "fuzz")]
-pub(crate) use decode::{parse_shape, wmma_accumulators, wmma_spec_of, WMMA_SHAPES};
+pub(crate) use decode::{wmma_accumulators, wmma_spec_of, WMMA_SHAPES};
 
 use crate::ir;
 use crate::ptx::ast;
