@@ -1103,8 +1103,7 @@ mod tests {
             ),
             (
                 "tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1",
-                "[sp-meta], idesc, {disable-output-lane}, enable-input-d{, scale-input-d}; found 5 \
-                 operands",
+                "expects the metadata's tensor-memory address [sp-meta] as operand 4",
             ),
             (
                 "tcgen05.mma.cta_group::1.kind::i8 [%r1], %rd1, %rd2, %r2, %p1, 2",
