@@ -512,11 +512,14 @@ pub const ISA: &[Instr] = isa! {
         "tcgen05.mma.cta_group::1.kind::mxf4.block_scale.collector::a::use [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1",
         "tcgen05.mma.cta_group::2.kind::i8.ashift.collector::a::lastuse [%r1], [%r3], %rd2, %r2, 1",
         "tcgen05.mma.cta_group::1.kind::tf32.collector::a::discard.ashift [%r1], [%r3], %rd2, %r2, %p1"]
-    "tcgen05.mma.sp" "9.7.16.10.9.2" ".cta_group::1 .kind::f16 (K = 32), .kind::i8 and .kind::f8f6f4 (K = 64), M = 128: the dense forms with a 2:4 sparse A, its stored half from a descriptor or tensor memory, metadata in tensor memory at [sp-meta] as public sm_100 code lays it out (isa-notes; .kind::f8f6f4 as .kind::i8, one figure for both), sparsity selector in the instruction descriptor; fields outside the ISA's meaningful list fault; disable-output-lane and scale-input-d as tcgen05.mma (not yet: .kind::tf32, whose 1:2 metadata layout in tensor memory the ISA gives in figures only, Figures 264-265; M = 64, whose layouts are Figures 262, 264 and 266 only; .cta_group::2 and block scaling, see tcgen05.mma)" [
+    "tcgen05.mma.sp" "9.7.16.10.9.2" ".cta_group::1 .kind::f16 (K = 32), .kind::tf32 (1:2, K = 16), .kind::i8 and .kind::f8f6f4 (K = 64), M = 128: the dense forms with a 2:4 sparse A (1:2 for .kind::tf32: one stored element per pair, field 0b0100 or 0b1110 as mma.sp's .tf32), its stored half from a descriptor or tensor memory, metadata in tensor memory at [sp-meta] as public sm_100 code lays it out (isa-notes, ⚠ not checked on a GPU; .kind::tf32's pairs in .kind::f16's places; .kind::f8f6f4 as .kind::i8, one figure for both), sparsity selector in the instruction descriptor; fields outside the ISA's meaningful list fault; disable-output-lane and scale-input-d as tcgen05.mma (not yet: M = 64 (Layout F), whose metadata layout is in Figures 262, 264 and 266 only and no public code found writes it (a fault when it runs); .cta_group::2 and block scaling, see tcgen05.mma)" [
+        "tcgen05.mma.sp.cta_group::1.kind::tf32 [%r1], %rd1, %rd2, [%r3], %r2, %p1",
         "tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, [%r3], %r2, %p1",
         "tcgen05.mma.sp.cta_group::1.kind::i8 [%r1], [%r4], %rd2, [%r3], %r2, 1",
         "tcgen05.mma.sp.cta_group::1.kind::f8f6f4 [%r1], %rd1, %rd2, [%r3], %r2, %p1"]
-    "tcgen05.mma.ws" "9.7.16.10.9.3" ".cta_group::1 .kind::f16, .kind::tf32, .kind::f8f6f4, .kind::i8 as tcgen05.mma; M = 128 (layout D), 64 (layout E: N folded in halves over lanes 0-63 and 64-127) or 32 (layout G: N folded in quarters over the four 32-lane partitions) with N = 64, 128 or 256; A from a descriptor, or tensor memory with M = 128; .collector::b0-b3::fill/use/lastuse/discard keep B between instructions; the zero-column-mask-desc operand zeroes the columns of B its mask names (one, two or four sub-masks by M; a Column Shift faults) (not yet: A in tensor memory with M = 32 or 64, whose layout the ISA does not give (Layouts E and G place D only); .sp, whose metadata layout for the .ws shapes is in figures only)" [
+    "tcgen05.mma.ws" "9.7.16.10.9.3" ".cta_group::1 .kind::f16, .kind::tf32, .kind::f8f6f4, .kind::i8 as tcgen05.mma; M = 128 (layout D), 64 (layout E: N folded in halves over lanes 0-63 and 64-127) or 32 (layout G: N folded in quarters over the four 32-lane partitions) with N = 64, 128 or 256; A from a descriptor, or tensor memory with M = 128; .collector::b0-b3::fill/use/lastuse/discard keep B between instructions; the zero-column-mask-desc operand zeroes the columns of B its mask names (one, two or four sub-masks by M; a Column Shift faults) ; .ws.sp: A 2:4 sparse (1:2 for .kind::tf32) as tcgen05.mma.sp, with M = 64 or 32 the metadata of rows 0..M in the M = 128 places and repeated every M lanes (public sm_100 code's layout, isa-notes, ⚠ not checked on a GPU; copies that differ fault) (not yet: A in tensor memory with M = 32 or 64, whose layout the ISA does not give (Layouts E and G place D only))" [
+        "tcgen05.mma.ws.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, [%r3], %r2, %p1",
+        "tcgen05.mma.ws.sp.cta_group::1.kind::i8.collector::b1::fill [%r1], [%r4], %rd2, [%r3], %r2, %p1, %rd3",
         "tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1",
         "tcgen05.mma.ws.cta_group::1.kind::tf32.collector::b1::fill [%r1], [%r3], %rd2, %r2, %p1",
         "tcgen05.mma.ws.cta_group::1.kind::i8.collector::b3::use [%r1], %rd1, %rd2, %r2, 1",
@@ -1086,13 +1089,21 @@ mod tests {
                 "expects 10 operands",
             ),
             (
-                "tcgen05.mma.sp.cta_group::1.kind::tf32 [%r1], %rd1, %rd2, [%r3], %r2, %p1",
-                "tcgen05.mma.sp.kind::tf32 is not supported yet",
+                "tcgen05.mma.sp.cta_group::1.kind::mxf4.block_scale [%r1], %rd1, %rd2, [%r3], %r2, [%r4], [%r5], %p1",
+                "tcgen05.mma.sp.kind::mxf4.block_scale is not supported yet",
+            ),
+            (
+                "tcgen05.mma.ws.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r3, %r2, %p1",
+                "expects the metadata's tensor-memory address [sp-meta] as operand 4",
+            ),
+            (
+                "tcgen05.mma.ws.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, [%r3], %r2",
+                "b-desc, [sp-meta], idesc, enable-input-d and an optional zero-column-mask-desc; \
+                 found 5 operands",
             ),
             (
                 "tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1",
-                "[sp-meta], idesc, {disable-output-lane}, enable-input-d{, scale-input-d}; found 5 \
-                 operands",
+                "expects the metadata's tensor-memory address [sp-meta] as operand 4",
             ),
             (
                 "tcgen05.mma.cta_group::1.kind::i8 [%r1], %rd1, %rd2, %r2, %p1, 2",

@@ -621,49 +621,66 @@ def mma_group(kind, at, bt, acc, m, n, k, enable_d=1, sat=False, ws=False, neg_a
     return g
 
 
-def tmem_meta(kind, meta, sel):
-    """The .sp metadata's words in tensor memory, M = 128 (docs/isa-notes.md "tcgen05.mma.sp
-    metadata layout": §9.7.16.10.8.4 gives it in figures only; this is the reading public
-    sm_100 code writes): {(lane, column offset): word}. .kind::f16 (8 chunks of 4 a row): row
-    r, chunk c at lane 16(r/16) + r%8 + 8(c/4), column `sel`, bits 4(4((r%16)/8) + c%4);
-    .kind::i8/::f8f6f4 (16 chunks): row r in lane r, chunk c at column c/8, bits 4(c%8)."""
+def tmem_meta(kind, meta, sel, m=128):
+    """The .sp metadata's words in tensor memory (docs/isa-notes.md "tcgen05.mma.sp metadata
+    layout": §9.7.16.10.8.4 gives it in figures only; this is the reading public sm_100 code
+    writes): {(lane, column offset): word}. .kind::f16 (8 chunks of 4 a row) and .kind::tf32
+    (8 pairs a row, 1:2): row r, field c at lane 16(r/16) + r%8 + 8(c/4), column `sel`, bits
+    4(4((r%16)/8) + c%4); .kind::i8/::f8f6f4 (16 chunks): row r in lane r, chunk c at column
+    c/8, bits 4(c%8). .ws with M = 64 or 32: rows 0..M so placed, the words repeated every M
+    lanes (128/M copies)."""
     words = {}
     for r, row in enumerate(meta):
         for c, f in enumerate(row):
-            if kind == "f16":
+            if kind in ("f16", "tf32"):
                 key = (16 * (r // 16) + r % 8 + 8 * (c // 4), sel)
                 bit = 4 * (4 * ((r % 16) // 8) + c % 4)
             else:
                 key = (r, c // 8)
                 bit = 4 * (c % 8)
-            words[key] = words.get(key, 0) | f << bit
+            for copy in range(128 // m):
+                k2 = (key[0] + copy * m, key[1])
+                words[k2] = words.get(k2, 0) | f << bit
     return words
 
 
-def mma_sp_group(kind, at, bt, acc, n, k, sel=0, enable_d=1, sat=False):
-    """tcgen05.mma.sp.cta_group::1, M = 128 (§9.7.16.10.9.2): A 2:4 sparse (gen_warpgroup's
-    sparse_a), its stored 128 x K/2 half in shared memory as a dense A of K/2 columns; the
-    metadata in tensor memory columns n.. (tmem_meta), the selector in idesc bits 0-1 and bit
-    2 set (sparsity)."""
+# .ws D layouts (§9.7.16.10.5): M = 128 Layout D (row r in lane r), M = 64 Layout E (N in two
+# halves over lanes 0-63 and 64-127), M = 32 Layout G (N in four quarters over the four 32-lane
+# partitions): {M: (lane, column) of row r, column j of an N-column D}.
+WS_PLACE = {
+    128: lambda n, r, j: (r, j),
+    64: lambda n, r, j: (r + 64 * (j // (n // 2)), j % (n // 2)),
+    32: lambda n, r, j: (r + 32 * (j // (n // 4)), j % (n // 4)),
+}
+
+
+def mma_sp_group(kind, at, bt, acc, n, k, sel=0, enable_d=1, sat=False, ws=False, m=128):
+    """tcgen05.mma.sp.cta_group::1, M = 128 (§9.7.16.10.9.2), or tcgen05.mma.ws.sp with M =
+    128, 64 or 32 (§9.7.16.10.9.3; D in WS_PLACE's layout): A 2:4 sparse (1:2 for .tf32;
+    gen_warpgroup's sparse_a), its stored M x K/2 half in shared memory as a dense A of K/2
+    columns; the metadata in tensor memory at the column after D's (tmem_meta), the selector
+    in idesc bits 0-1 and bit 2 set (sparsity)."""
     ebits = gw.WIDTH[at]
     integer = acc == "s32"
-    m = 128
     kchunks = k * ebits // 128  # B's 16-byte chunks of K
     a_lbo, a_sbo = 0x1000, 0x80
     b_lbo, b_sbo = max(0x200, (n // 8) * 0x80), 0x80
     a_off, b_off = 0x400, 0x2000 + 0x400
     size = b_off + kchunks * b_lbo
-    nbg = 1 << (n + 2 - 1).bit_length()  # D's n columns, the metadata's, a background
+    dcols = n * m // 128  # D's columns (Layouts D, E, G)
+    nbg = 1 << (dcols + 2 - 1).bit_length()  # D's columns, the metadata's, a background
     dfmt = {"f16": 0, "f32": 1, "s32": 2}[acc]
     idv = idesc(dfmt, at, bt, m, n, sat) | 1 << 2 | sel
-    op = (f"add.u32 tm, ta, {n}; "
-          f"@q tcgen05.mma.sp.cta_group::1.kind::{kind} [ta], da, db, [tm], id, pe")
+    ws_s = ".ws" if ws else ""
+    op = (f"add.u32 tm, ta, {dcols}; "
+          f"@q tcgen05.mma{ws_s}.sp.cta_group::1.kind::{kind} [ta], da, db, [tm], id, pe")
     head = cta_head(op, max(32, nbg), nbg, ["da:sdesc", "db:sdesc", "id:b32", "pe:pred"], size,
                     regs=" tm:b32")
-    g = Group(f"tcgen05.mma.sp.cta_group::1.kind::{kind} M=128 N={n} K={k}, {at} x {bt} -> {acc}"
-              + (" .satfinite" if sat else "") + f", selector {sel}, enable-input-d {enable_d}:"
-              " A 2:4 sparse, its metadata in tensor memory at column N (thread 0; commit; D and"
-              " the metadata read back with .32x32b)", head)
+    g = Group(f"tcgen05.mma{ws_s}.sp.cta_group::1.kind::{kind} M={m} N={n} K={k}, {at} x {bt} -> "
+              f"{acc}" + (" .satfinite" if sat else "") + f", selector {sel}, enable-input-d "
+              f"{enable_d}: A {'1:2' if at == 'tf32' else '2:4'} sparse, its metadata in tensor "
+              "memory after D's columns" + (f" (repeated every {m} lanes)" if m < 128 else "")
+              + " (thread 0; commit; D and the metadata read back with .32x32b)", head)
     A_stored, A, meta = sparse_a(at, k, m)
     B = [[rand_elem(bt) for _ in range(n)] for _ in range(k)]
     if integer:
@@ -682,12 +699,14 @@ def mma_sp_group(kind, at, bt, acc, n, k, sel=0, enable_d=1, sat=False):
     place(img, a_off, A_stored, ebits, a_lbo, a_sbo)
     place(img, b_off, B, ebits, b_lbo, b_sbo, transpose=True)
     bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
-    for (lane, col), word in tmem_meta(kind, meta, sel).items():
-        bg[lane][n + col] = word
+    for (lane, col), word in tmem_meta(kind, meta, sel, m).items():
+        bg[lane][dcols + col] = word
     tm = [row[:] for row in bg]
     for r in range(m):
-        bg[r][:n] = C[r][:]
-        tm[r][:n] = D[r][:]
+        for j in range(n):
+            lane, col = WS_PLACE[m](n, r, j)
+            bg[lane][col] = C[r][j]
+            tm[lane][col] = D[r][j]
     da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
     lanes = {l: (cta_lane_ins(l) + [hx(da, 16), hx(db, 16), hx(idv), str(enable_d)]
                  + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]]) for l in range(128)}
@@ -889,6 +908,17 @@ def gen_tcgen05():
         mma_pair_group("i8", "s8", "s8", "s32", 128, 64, 32, sat=True),
         mma_pair_group("f8f6f4", "e4m3", "e5m2", "f32", 128, 64, 32),
     ]
+    # The later groups draw from their own seed, so that the files written after this one
+    # (mbarrier.isa) draw what they drew before these groups were added.
+    state = R.getstate()
+    R.seed(3403)
+    gs += [
+        mma_sp_group("tf32", "tf32", "tf32", "f32", 16, 16, sel=1),
+        mma_sp_group("f16", "f16", "f16", "f32", 64, 32, sel=1, ws=True, m=64),
+        mma_sp_group("i8", "s8", "u8", "s32", 64, 64, ws=True, m=32),
+        mma_sp_group("tf32", "tf32", "tf32", "f32", 64, 16, ws=True, m=32),
+    ]
+    R.setstate(state)
     write("tcgen05.isa", """
 tcgen05 (PTX ISA §9.7.16 "TensorCore 5th Generation Family Instructions": §9.7.16.7.1
 tcgen05.alloc/dealloc/relinquish_alloc_permit, tcgen05.ld, tcgen05.st,
@@ -907,9 +937,11 @@ K-major canonical layout of 1-byte elements (gen_warpgroup.py's canon_addr, tc_d
 tcgen05 descriptor with bits 46-48 = 0b001); §9.7.16.10 tcgen05.mma: the instruction
 descriptor table (idesc), the D data-path layouts of §9.7.16.10.5 (M = 128 Layout D, M = 64
 Layout F), block scaling §9.7.16.10.7 (scale factors' lanes/columns per docs/isa-notes.md);
-§9.7.16.10.9.2 tcgen05.mma.sp, M = 128: a 2:4 sparse A (sparse_a), its metadata in tensor
-memory as docs/isa-notes.md reads the figures of §9.7.16.10.8.4 (tmem_meta: the layout public
-sm_100 code writes; the ISA gives it in figures only), the selector in idesc bits 0-1;
+§9.7.16.10.9.2 tcgen05.mma.sp, M = 128: a 2:4 sparse A (1:2 for .kind::tf32; sparse_a), its
+metadata in tensor memory as docs/isa-notes.md reads the figures of §9.7.16.10.8.4 (tmem_meta:
+the layout public sm_100 code writes; the ISA gives it in figures only), the selector in idesc
+bits 0-1; tcgen05.mma.ws.sp (§9.7.16.10.9.3) with M = 64 and 32: D in Layouts E and G, the
+metadata of rows 0..M repeated every M lanes;
 .cta_group::2 (§9.7.16.5): a cluster of two 4-warp CTAs, one multiply whose A, B and D halves
 each CTA holds (mma_pair_group; docs/isa-notes.md ".cta_group::2": Layouts A and B);
 tcgen05.commit arriving on an mbarrier that every thread waits on. 4-warp

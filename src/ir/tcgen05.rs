@@ -352,14 +352,16 @@ pub enum Tc05Op {
         collector: Tc05Collector,
         ashift: bool,
     },
-    /// `tcgen05.mma.ws.cta_group::1.kind{.collector::bN::use} [d-tmem], a-desc|[a-tmem],
-    /// b-desc, idesc, enable-input-d{, zero-column-mask-desc}`: operands as [`Tc05Op::Mma`],
-    /// then with `zero_mask` the i64 zero-column mask descriptor (PTX ISA §9.7.16.4.3);
-    /// `buffer` is the collector buffer `N` (0..=3, 0 when none is named) and `collector` its
-    /// use. Single-thread.
+    /// `tcgen05.mma.ws{.sp}.cta_group::1.kind{.collector::bN::use} [d-tmem], a-desc|[a-tmem],
+    /// b-desc, {[sp-meta],} idesc, enable-input-d{, zero-column-mask-desc}`: operands as
+    /// [`Tc05Op::Mma`] (with `sparse`, `.ws.sp`, the metadata's taddr i32 after
+    /// enable-input-d), then with `zero_mask` the i64 zero-column mask descriptor (PTX ISA
+    /// §9.7.16.4.3); `buffer` is the collector buffer `N` (0..=3, 0 when none is named) and
+    /// `collector` its use. Single-thread.
     MmaWs {
         kind: Tc05Kind,
         a_tmem: bool,
+        sparse: bool,
         buffer: u8,
         collector: Tc05Collector,
         zero_mask: bool,
@@ -604,12 +606,14 @@ impl fmt::Display for Tc05Op {
             Tc05Op::MmaWs {
                 kind,
                 a_tmem,
+                sparse,
                 buffer,
                 collector,
                 zero_mask,
             } => write!(
                 f,
-                "mma.ws.kind::{kind}.collector::b{buffer}::{collector}{}{}",
+                "mma.ws{}.kind::{kind}.collector::b{buffer}::{collector}{}{}",
+                if *sparse { ".sp" } else { "" },
                 if *a_tmem { " a=tmem" } else { " a=desc" },
                 if *zero_mask { " zero-column-mask" } else { "" }
             ),

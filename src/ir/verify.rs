@@ -527,9 +527,15 @@ impl Op {
                         (v, vec![])
                     }
                     Tc05Op::MmaWs {
-                        a_tmem, zero_mask, ..
+                        a_tmem,
+                        sparse,
+                        zero_mask,
+                        ..
                     } => {
                         let mut v = vec![I32, if *a_tmem { I32 } else { I64 }, I64, I32, Pred];
+                        if *sparse {
+                            v.push(I32);
+                        }
                         if *zero_mask {
                             v.push(I64);
                         }

@@ -42,8 +42,8 @@
 //! `commit` arrives on its mbarrier at once (an arrive-on of count 1). `tcgen05.mma{.sp}`
 //! takes `.collector::a::{fill,use,lastuse,discard}` and (A in tensor memory, no block
 //! scaling, not with `::fill`/`::use`) `.ashift` after its kind and block scaling, in either
-//! order. Forms the ISA has and ptxjit does not (`.sp.kind::tf32`, `.sp` with block
-//! scaling, `cp`'s decompression) are "unsupported" errors naming them.
+//! order. Forms the ISA has and ptxjit does not (`.sp` with block scaling, `.cta_group::2`
+//! with `.sp` or block scaling) are "unsupported" errors naming them.
 
 use super::super::build::{Builder, PTerm};
 use super::super::LowerError;
@@ -488,15 +488,14 @@ fn cp(b: &mut Builder, cx: &mut Cx) -> R {
     Ok(())
 }
 
-/// `tcgen05.mma.ws.cta_group::1.kind{.collector::bN::{fill,use,lastuse,discard}} [d-tmem],
-/// a-desc|[a-tmem], b-desc, idesc, enable-input-d{, zero-column-mask-desc}` (PTX ISA
-/// §9.7.16.10.9.3; the zero-column mask descriptor is §9.7.16.4.3, read when it runs).
+/// `tcgen05.mma.ws{.sp}.cta_group::1.kind{.collector::bN::{fill,use,lastuse,discard}}
+/// [d-tmem], a-desc|[a-tmem], b-desc, {[sp-meta],} idesc, enable-input-d{,
+/// zero-column-mask-desc}` (PTX ISA §9.7.16.10.9.3; the zero-column mask descriptor is
+/// §9.7.16.4.3, read when it runs).
 fn mma_ws(b: &mut Builder, cx: &mut Cx) -> R {
-    if cx.mods.get(2) == Some(&"sp") {
-        return Err(cx.unsupported("tcgen05.mma.ws.sp is not supported yet (the metadata layout of the .ws shapes is given in \
-             the ISA's figures only)"));
-    }
-    let kind = match cx.mods.get(3).copied() {
+    let sparse = cx.mods.get(2) == Some(&"sp");
+    let at = usize::from(sparse);
+    let kind = match cx.mods.get(3 + at).copied() {
         Some("kind::f16") => Tc05Kind::F16,
         Some("kind::tf32") => Tc05Kind::Tf32,
         Some("kind::i8") => Tc05Kind::I8,
@@ -507,7 +506,7 @@ fn mma_ws(b: &mut Builder, cx: &mut Cx) -> R {
             ))
         }
     };
-    let (buffer, collector) = match cx.mods.get(4) {
+    let (buffer, collector) = match cx.mods.get(4 + at) {
         None => (0, Tc05Collector::Discard),
         Some(c) => {
             let parsed = c.strip_prefix("collector::b").and_then(|r| {
@@ -536,34 +535,47 @@ fn mma_ws(b: &mut Builder, cx: &mut Cx) -> R {
             })?
         }
     };
-    if cx.mods.get(2) == Some(&"cta_group::2") {
+    if cx.mods.get(2 + at) == Some(&"cta_group::2") {
         return Err(cx.bad("tcgen05.mma.ws has .cta_group::1 only"));
     }
-    let mut want = vec!["ws", "cta_group", cx.mods[3]];
-    if let Some(c) = cx.mods.get(4) {
+    let mut want = vec!["ws"];
+    if sparse {
+        want.push("sp");
+    }
+    want.extend(["cta_group", cx.mods[3 + at]]);
+    if let Some(c) = cx.mods.get(4 + at) {
         want.push(c);
     }
     exact(cx, &want)?;
-    let zero_mask = match cx.inst.operands.len() {
+    let zero_mask = match cx.inst.operands.len().saturating_sub(at) {
         5 => false,
         6 => true,
-        n => {
+        _ => {
             return Err(cx.bad(&format!(
-                "expects [d-tmem], a-desc or [a-tmem], b-desc, idesc, enable-input-d and an \
-                 optional zero-column-mask-desc; found {n} operands"
+                "expects [d-tmem], a-desc or [a-tmem], b-desc,{} idesc, enable-input-d and an \
+                 optional zero-column-mask-desc; found {} operands",
+                if sparse { " [sp-meta]," } else { "" },
+                cx.inst.operands.len()
             )))
         }
     };
-    let (d, a, a_tmem, bd, id, en) = mma_operands(b, cx, 0, 0)?;
+    if sparse && !matches!(cx.opnd(3)?, Operand::Address { .. }) {
+        return Err(cx.bad("expects the metadata's tensor-memory address [sp-meta] as operand 4"));
+    }
+    let (d, a, a_tmem, bd, id, en) = mma_operands(b, cx, at, 0)?;
     let mut args = vec![d, a, bd, id, en];
+    if sparse {
+        args.push(taddr(b, cx, 3)?);
+    }
     if zero_mask {
-        args.push(b.src(cx, 5, Type::I64)?);
+        args.push(b.src(cx, 5 + at, Type::I64)?);
     }
     b.emit(
         Op::Tcgen05 {
             op: Tc05Op::MmaWs {
                 kind,
                 a_tmem,
+                sparse,
                 buffer,
                 collector,
                 zero_mask,
@@ -640,11 +652,8 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
     let mut want: Vec<&str> = cx.mods[1..n_mods].to_vec();
     want[at] = "cta_group";
     let pair = grouped_prefix(cx, &want)?;
-    if sparse && kind == Tc05Kind::Tf32 {
-        return Err(cx.unsupported(
-            "tcgen05.mma.sp.kind::tf32 is not supported yet (the ISA gives its 1:2 metadata \
-             layout in tensor memory in figures only; .kind::f16, ::i8 and ::f8f6f4 are)",
-        ));
+    if sparse && !matches!(cx.inst.operands.get(3), Some(Operand::Address { .. })) {
+        return Err(cx.bad("expects the metadata's tensor-memory address [sp-meta] as operand 4"));
     }
     if sparse && scale_vec != 0 {
         return Err(cx.unsupported(&format!(

@@ -94,10 +94,12 @@
 //! multiplied by its factor (rounded to nearest, exact unless it overflows), then one
 //! `fma.rn.f32` per k ascending from D.
 //!
-//! `tcgen05.mma.sp` (§9.7.16.10.9.2; `.kind::f16`, `.kind::i8` and `.kind::f8f6f4`) doubles K: A's operand
-//! (descriptor or tensor memory) holds the stored M×K/2 half, laid out as a dense A of K/2
-//! columns, and the metadata at the `[sp-meta]` address places it (`sparse`); the
-//! instruction descriptor's bit 2 must be set, and bits 0-1 are the sparsity selector.
+//! `tcgen05.mma.sp` (§9.7.16.10.9.2; `.kind::f16`, `::tf32`, `::i8` and `::f8f6f4`) and
+//! `tcgen05.mma.ws.sp` (§9.7.16.10.9.3) double K: A's operand (descriptor or tensor memory)
+//! holds the stored M×K/2 half, laid out as a dense A of K/2 columns, and the metadata at the
+//! `[sp-meta]` address places it (`sparse`); the instruction descriptor's bit 2 must be set,
+//! and bits 0-1 are the sparsity selector. `.sp` without `.ws` takes M = 128 only (M = 64's
+//! metadata layout is not supported: a fault).
 //!
 //! # Weight-stationary multiply (§9.7.16.10.9.3)
 //! `tcgen05.mma.ws` (`.kind::f16`, `::tf32`, `::f8f6f4`, `::i8`) is the dense multiply with
@@ -689,6 +691,7 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
         Tc05Op::MmaWs {
             kind,
             a_tmem,
+            sparse,
             buffer,
             collector,
             zero_mask,
@@ -698,7 +701,7 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 let form = MmaForm {
                     kind,
                     a_tmem,
-                    sparse: false,
+                    sparse,
                     ws,
                     lane_mask: false,
                     scale_d: 0,
@@ -1576,10 +1579,11 @@ fn mma_lane(
         let (l, c) = path.place(id.n, (r % rows) as u32, j as u32);
         ((r / rows) as usize, l, dc + c)
     };
-    if sparse && id.m != 128 {
+    if sparse && ws.is_none() && id.m != 128 {
         return Err(tmem_fault(format!(
-            "tcgen05.mma.sp with M = {}: the sparsity metadata layout for M = 64 (the ISA's \
-             figures) is not supported yet (M = 128 is)",
+            "tcgen05.mma.sp with M = {}: the sparsity metadata layout for M = 64 (Layout F; \
+             the ISA's figures) is not supported yet (M = 128 is, and .ws.sp with M = 32, 64 \
+             or 128)",
             id.m
         )));
     }
@@ -1787,7 +1791,8 @@ fn mma_lane(
     }
     if zero_mask {
         // The mask is this multiply's: the collector buffer above keeps B as read.
-        let zeroed = zero_columns(d.arg(s, 5, lane), id.m, n).map_err(tmem_fault)?;
+        let at = 5 + usize::from(sparse);
+        let zeroed = zero_columns(d.arg(s, at, lane), id.m, n).map_err(tmem_fault)?;
         for kk in 0..k {
             for (col, _) in zeroed.iter().enumerate().filter(|(_, z)| **z) {
                 b[(kk * n) as usize + col] = 0;

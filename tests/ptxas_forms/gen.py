@@ -63,6 +63,28 @@ def tcgen05_collector():
                     kind, m, a)
 
 
+def tcgen05_sparse():
+    """tcgen05.mma.sp and tcgen05.mma.ws.sp: each kind, A from a descriptor or tensor memory,
+    both CTA groups, the .ws collector buffers and zero-column mask, the two orders of .ws and
+    .sp, the metadata operand as an address or a register."""
+    kinds = ["kind::f16", "kind::tf32", "kind::f8f6f4", "kind::i8",
+             "kind::mxf8f6f4.block_scale.scale_vec::1X", "kind::mxf4nvf4.block_scale.block16"]
+    for cg, kind, a, meta in itertools.product([1, 2], kinds, ["%rd1", "[%r2]"], ["[%r5]", "%r5"]):
+        if "block_scale" in kind:
+            tail = " %r3, [%r6], [%r7], %p1;"
+        else:
+            tail = " %r3, %p1;"
+        yield "sm_100a", "tcgen05.mma.sp.cta_group::%d.%s [%%r1], %s, %%rd2, %s,%s" % (
+            cg, kind, a, meta, tail)
+    colls = [""] + [".collector::b%d::%s" % (n, u) for n in (0, 3)
+                    for u in ("fill", "use", "lastuse", "discard")]
+    for order, cg, kind, c, a, meta, zero in itertools.product(
+            ["ws.sp", "sp.ws"], [1, 2], kinds[:4] + ["kind::mxf4.block_scale"], colls,
+            ["%rd1", "[%r2]"], ["[%r5]", "%r5"], ["", ", %rd3"]):
+        yield "sm_100a", "tcgen05.mma.%s.cta_group::%d.%s%s [%%r1], %s, %%rd2, %s, %%r3, %%p1%s;" % (
+            order, cg, kind, c, a, meta, zero)
+
+
 def multimem():
     """multimem.ld_reduce / .st / .red: every op, type, vector width and accumulation."""
     types = ["b32", "b64", "u32", "u64", "s32", "s64", "f16", "f16x2", "bf16", "bf16x2",
@@ -96,7 +118,8 @@ def multimem():
                         op, acc, v, t, d)
 
 
-FAMILIES = {"tcgen05_collector": tcgen05_collector, "multimem": multimem}
+FAMILIES = {"tcgen05_collector": tcgen05_collector, "multimem": multimem,
+            "tcgen05_sparse": tcgen05_sparse}
 
 
 def main():

@@ -1,5 +1,6 @@
-//! The sparse A of `tcgen05.mma.sp` (PTX ISA §9.7.16.10.8 "Sparse Matrices"): the stored half
-//! of A and the metadata in tensor memory give the M×K A of the multiply.
+//! The sparse A of `tcgen05.mma.sp` and `tcgen05.mma.ws.sp` (PTX ISA §9.7.16.10.8 "Sparse
+//! Matrices"): the stored half of A and the metadata in tensor memory give the M×K A of the
+//! multiply.
 //!
 //! # Granularity and fields (§9.7.16.10.8.2)
 //! `.kind::f16`, `.kind::i8` and `.kind::f8f6f4` are 2:4: each chunk of four elements of a row has two stored
@@ -8,20 +9,30 @@
 //! `0b1100`, `0b1001`, `0b1101`, `0b0110` and `0b1110`; any other field faults
 //! ([`FaultKind::SparseMetadata`]) and nothing is written. (`0b0110` names places 2 and 1:
 //! the first stored element goes to place 2, the second to place 1.)
+//! `.kind::tf32` is 1:2: each pair of elements has one stored element, and the pair's 4-bit
+//! field names 16-bit halves as `mma.sp`'s `.tf32` does (`runtime::mma`): `0b0100` puts it
+//! at the pair's first place, `0b1110` at its second; any other field faults.
 //!
-//! # Metadata in tensor memory (§9.7.16.10.8.4, M = 128)
+//! # Metadata in tensor memory (§9.7.16.10.8.4)
 //! The ISA gives the layouts as figures only; ptxjit reads them as public sm_100 code writes
-//! them (docs/isa-notes.md). The metadata address must be at lane 0 (as D's, M = 128); `col`
-//! is its column. For row `r` and chunk `c` of A:
-//! - `.kind::f16` (8 chunks per row, K = 32): lane `16·(r / 16) + r % 8 + 8·(c / 4)`, column
-//!   `col + selector`, bits `4·(4·((r % 16) / 8) + c % 4)..+4` — each block of 16 rows in 16
-//!   lanes, the chunks 0-3 of rows `r` and `r + 8` in the low and high halves of one lane and
-//!   chunks 4-7 eight lanes further on, `mma.sp`'s register layout in lanes. The sparsity
-//!   selector (instruction descriptor bits 0-1) picks one of two columns: 0 or 1, else a
-//!   fault.
+//! them (docs/isa-notes.md; ⚠ not checked on a GPU). The metadata address must be at lane 0;
+//! `col` is its column. For row `r` and field `g` of A (chunk `g` for 2:4, pair `g` for
+//! `.kind::tf32`), M = 128:
+//! - `.kind::f16` (8 chunks per row, K = 32) and `.kind::tf32` (8 pairs per row, K = 16):
+//!   lane `16·(r / 16) + r % 8 + 8·(g / 4)`, column `col + selector`, bits
+//!   `4·(4·((r % 16) / 8) + g % 4)..+4` — each block of 16 rows in 16 lanes, the fields 0-3
+//!   of rows `r` and `r + 8` in the low and high halves of one lane and fields 4-7 eight
+//!   lanes further on, `mma.sp`'s register layout in lanes. The sparsity selector
+//!   (instruction descriptor bits 0-1) picks one of two columns: 0 or 1, else a fault.
 //! - `.kind::i8` and `.kind::f8f6f4` (16 chunks per row, K = 64; one figure, Figure 267, for
-//!   both): lane `r`, column `col + c / 8`, bits `4·(c % 8)..+4`; the selector must be 0
+//!   both): lane `r`, column `col + g / 8`, bits `4·(g % 8)..+4`; the selector must be 0
 //!   (§9.7.16.10.8.4.6), else a fault.
+//!
+//! `tcgen05.mma.ws.sp` with M = 64 or 32 places rows `0..M` as M = 128 does, and repeats the
+//! metadata `128 / M` times, `M` lanes apart (each of the `.ws` layouts' lane groups computes
+//! its part of N for the same rows from its own lanes); a copy that differs from the first
+//! faults (a program that does not repeat it has no defined result here).
+//! `tcgen05.mma.sp` with M = 64 (Layout F) is not supported (the caller faults).
 
 use super::{FaultKind, MmaFault, TensorMemory};
 use crate::ir::Tc05Kind;
@@ -29,8 +40,26 @@ use crate::ir::Tc05Kind;
 /// The fields §9.7.16.10.8.2 calls meaningful for a 2:4 chunk.
 const MEANINGFUL: [u32; 7] = [0b0100, 0b1000, 0b1100, 0b1001, 0b1101, 0b0110, 0b1110];
 
+/// The tensor-memory lane (of the first copy), column and bit of field `g` of row `r` (see
+/// the module documentation); `first` is the metadata's first column.
+fn place(kind: Tc05Kind, first: u32, r: u64, g: u64) -> (u32, u32, u64) {
+    match kind {
+        Tc05Kind::I8 | Tc05Kind::F8f6f4 => (r as u32, first + (g / 8) as u32, 4 * (g % 8)),
+        Tc05Kind::F16
+        | Tc05Kind::Tf32
+        | Tc05Kind::Mxf8f6f4
+        | Tc05Kind::Mxf4
+        | Tc05Kind::Mxf4nvf4 => (
+            (16 * (r / 16) + r % 8 + 8 * (g / 4)) as u32,
+            first,
+            4 * (4 * ((r % 16) / 8) + g % 4),
+        ),
+    }
+}
+
 /// The M×K A (`m` rows, row-major element bits) from its stored M×K/2 half `stored` and the
-/// metadata at tensor-memory address `meta` (see the module documentation).
+/// metadata at tensor-memory address `meta` (see the module documentation); `m` is 128, or
+/// for `.ws` 64 or 32 (the metadata repeated `128 / m` times).
 pub(super) fn expand(
     tm: &TensorMemory,
     meta: u32,
@@ -44,65 +73,84 @@ pub(super) fn expand(
     let (lane0, col) = (meta >> 16, meta & 0xffff);
     if lane0 != 0 {
         return Err(tmem(format!(
-            "tcgen05.mma.sp metadata at lane {lane0}; with M = 128 it starts at lane 0"
+            "tcgen05.mma.sp metadata at lane {lane0}; it starts at lane 0"
         )));
     }
-    let chunks = k / 4;
+    // Fields per row and the elements each covers.
+    let (fields, width) = if kind == Tc05Kind::Tf32 {
+        (k / 2, 2)
+    } else {
+        (k / 4, 4)
+    };
     // (first column, columns) of the metadata.
     let (first, ncols) = match kind {
-        Tc05Kind::F16 if selector <= 1 => (col + selector, 1),
-        Tc05Kind::I8 | Tc05Kind::F8f6f4 if selector == 0 => (col, (chunks / 8) as u32),
-        Tc05Kind::F16 | Tc05Kind::I8 | Tc05Kind::F8f6f4 => {
+        Tc05Kind::F16 | Tc05Kind::Tf32 if selector <= 1 => (col + selector, 1),
+        Tc05Kind::I8 | Tc05Kind::F8f6f4 if selector == 0 => (col, (fields / 8) as u32),
+        Tc05Kind::F16 | Tc05Kind::Tf32 | Tc05Kind::I8 | Tc05Kind::F8f6f4 => {
             return Err((
                 FaultKind::SparseMetadata,
                 format!(
                     "tcgen05.mma.sp.kind::{kind}: sparsity selector {selector} (instruction \
                      descriptor bits 0-1) is not {}",
-                    if kind == Tc05Kind::F16 { "0 or 1" } else { "0" }
+                    if matches!(kind, Tc05Kind::F16 | Tc05Kind::Tf32) {
+                        "0 or 1"
+                    } else {
+                        "0"
+                    }
                 ),
             ))
         }
-        Tc05Kind::Tf32 | Tc05Kind::Mxf8f6f4 | Tc05Kind::Mxf4 | Tc05Kind::Mxf4nvf4 => {
+        Tc05Kind::Mxf8f6f4 | Tc05Kind::Mxf4 | Tc05Kind::Mxf4nvf4 => {
             return Err(tmem(format!(
                 "tcgen05.mma.sp.kind::{kind} is not supported yet"
             )))
         }
     };
-    tm.check(0, m as u32, first, ncols)
+    tm.check(0, 128, first, ncols)
         .map_err(|e| tmem(format!("tcgen05.mma.sp metadata: {e}")))?;
+    let copies = (128 / m) as u32;
     let mut a = vec![0u64; (m * k) as usize];
     for r in 0..m {
-        for c in 0..chunks {
-            let (lane, column, shift) = match kind {
-                Tc05Kind::I8 | Tc05Kind::F8f6f4 => (r, first as u64 + c / 8, 4 * (c % 8)),
-                Tc05Kind::F16
-                | Tc05Kind::Tf32
-                | Tc05Kind::Mxf8f6f4
-                | Tc05Kind::Mxf4
-                | Tc05Kind::Mxf4nvf4 => (
-                    16 * (r / 16) + r % 8 + 8 * (c / 4),
-                    first as u64,
-                    4 * (4 * ((r % 16) / 8) + c % 4),
-                ),
-            };
-            let field = (tm.get(lane as u32, column as u32) >> shift) & 0xf;
-            if !MEANINGFUL.contains(&field) {
-                return Err((
+        for g in 0..fields {
+            let (lane, column, shift) = place(kind, first, r, g);
+            let field = (tm.get(lane, column) >> shift) & 0xf;
+            let bad = |what: &str| {
+                (
                     FaultKind::SparseMetadata,
                     format!(
-                        "sparsity metadata {field:#06b} for row {r}, columns {}..{} of A is \
-                         not a meaningful value (tensor memory lane {lane}, column {column}, \
-                         bits {}..{})",
-                        4 * c,
-                        4 * c + 3,
+                        "sparsity metadata {field:#06b} for row {r}, columns {}..{} of A {what} \
+                         (tensor memory lane {lane}, column {column}, bits {}..{})",
+                        width * g,
+                        width * g + width - 1,
                         shift + 3,
                         shift
                     ),
-                ));
+                )
+            };
+            for c in 1..copies {
+                let other = (tm.get(lane + c * m as u32, column) >> shift) & 0xf;
+                if other != field {
+                    return Err(bad(&format!(
+                        "differs from its copy {other:#06b} in lane {} (with M = {m} the \
+                         metadata is repeated every {m} lanes)",
+                        lane + c * m as u32
+                    )));
+                }
             }
-            for (e, place) in [field & 3, field >> 2].into_iter().enumerate() {
-                let v = stored[(r * k / 2 + 2 * c) as usize + e];
-                a[(r * k + 4 * c + place as u64) as usize] = v;
+            let places: &[u32] = match (kind, field) {
+                (Tc05Kind::Tf32, 0b0100) => &[0],
+                (Tc05Kind::Tf32, 0b1110) => &[1],
+                (Tc05Kind::Tf32, _) => {
+                    return Err(bad(
+                        "is not 0b0100 or 0b1110 (.kind::tf32 takes only these)",
+                    ))
+                }
+                _ if MEANINGFUL.contains(&field) => &[field & 3, field >> 2],
+                _ => return Err(bad("is not a meaningful value")),
+            };
+            for (e, &p) in places.iter().enumerate() {
+                let v = stored[(r * k / 2 + g * width / 2) as usize + e];
+                a[(r * k + g * width + u64::from(p)) as usize] = v;
             }
         }
     }
@@ -151,5 +199,54 @@ mod tests {
             err.1
         );
         assert!(expand(&tm, 0, Tc05Kind::I8, 1, &stored, 128, 64).is_err());
+    }
+
+    /// `.kind::tf32` (1:2): one stored element per pair, `0b0100` at the pair's first place
+    /// and `0b1110` at its second, in the `.kind::f16` places; other fields fault.
+    #[test]
+    fn tf32_pairs() {
+        let tm = TensorMemory::default();
+        assert_eq!(tm.alloc(32), Ok(0));
+        // Lane 0 holds pairs 0-3 of rows 0 (bits 0-15) and 8 (bits 16-31); lane 8 pairs 4-7.
+        for lane in 0..128 {
+            tm.set(lane, 1, 0x4444_4444);
+        }
+        tm.set(0, 1, 0x4444_44e4);
+        tm.set(8, 1, 0xe444_4444);
+        let stored: Vec<u64> = (1..=128 * 8).collect();
+        let a = expand(&tm, 0, Tc05Kind::Tf32, 1, &stored, 128, 16).expect("valid");
+        // Row 0: pair 0 at place 0, pair 1 at place 1 (0b1110), the rest at place 0.
+        assert_eq!(&a[0..6], &[1, 0, 0, 2, 3, 0]);
+        // Row 8, pair 7 (lane 8, bits 28-31): stored element 8·8 + 7 + 1 at place 1.
+        assert_eq!(&a[8 * 16 + 14..8 * 16 + 16], &[0, 72]);
+        tm.set(3, 1, 0x4444_4c44);
+        let err = expand(&tm, 0, Tc05Kind::Tf32, 1, &stored, 128, 16).expect_err("0b1100");
+        assert!(
+            err.1.contains("0b1100 for row 3, columns 4..5"),
+            "{}",
+            err.1
+        );
+        assert!(expand(&tm, 0, Tc05Kind::Tf32, 2, &stored, 128, 16).is_err());
+    }
+
+    /// `.ws` with M = 32: the metadata of rows 0..32 repeated in each 32-lane partition; a
+    /// copy that differs faults.
+    #[test]
+    fn ws_copies() {
+        let tm = TensorMemory::default();
+        assert_eq!(tm.alloc(32), Ok(0));
+        for lane in 0..128 {
+            tm.set(lane, 0, 0x4444_4444);
+            tm.set(lane, 1, 0x4444_4444);
+        }
+        let stored: Vec<u64> = (0..32 * 32).collect();
+        assert!(expand(&tm, 0, Tc05Kind::I8, 0, &stored, 32, 64).is_ok());
+        tm.set(96 + 5, 1, 0x4444_4944);
+        let err = expand(&tm, 0, Tc05Kind::I8, 0, &stored, 32, 64).expect_err("copy");
+        assert!(
+            err.1.contains("row 5, columns 40..43") && err.1.contains("lane 101"),
+            "{}",
+            err.1
+        );
     }
 }
