@@ -59,6 +59,7 @@ driver_api! {
     cuDevicePrimaryCtxSetFlags_v2(c_int, c_uint);
     cuDevicePrimaryCtxGetState(c_int, *mut c_uint, *mut c_int);
     cuCtxGetCurrent(*mut H);
+    cuCtxGetFlags(*mut c_uint);
     cuCtxGetDevice(*mut c_int);
     cuCtxSetCurrent(H);
     cuCtxSynchronize();
@@ -111,6 +112,7 @@ driver_api! {
     cuMemcpy(H, H, usize);
     cuMemcpyAsync(H, H, usize, H);
     cuMemcpyHtoD_v2(H, *const c_void, usize);
+    cuMemGetAddressRange_v2(*mut H, *mut usize, H);
     cuMemcpyDtoH_v2(*mut c_void, H, usize);
     cuMemcpyDtoD_v2(H, H, usize);
     cuMemcpyHtoDAsync_v2(H, *const c_void, usize, H);
