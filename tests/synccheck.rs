@@ -189,7 +189,11 @@ fn a_shuffle_whose_membermask_names_lanes_at_another_shuffle_is_reported() {
             assert_eq!(f.what, "Barrier error detected. Invalid arguments");
             assert_eq!(f.threads, 16, "{engine}: {rep}");
         }
-        let low = rep.findings.iter().find(|f| f.tid == [0, 0, 0]).expect("lanes 0-15");
+        let low = rep
+            .findings
+            .iter()
+            .find(|f| f.tid == [0, 0, 0])
+            .expect("lanes 0-15");
         assert!(
             low.detail.contains(
                 "lanes 0-15 of warp 0 execute it with membermask 0xffffffff, whose lanes 16-31 \
@@ -201,7 +205,8 @@ fn a_shuffle_whose_membermask_names_lanes_at_another_shuffle_is_reported() {
         assert!(
             rep.findings.iter().any(|f| f.tid == [16, 0, 0]
                 && f.detail.contains("lanes 16-31 of warp 0")
-                && f.detail.contains("whose lanes 0-15 execute 'shfl.sync.idx.b32' at line 50")),
+                && f.detail
+                    .contains("whose lanes 0-15 execute 'shfl.sync.idx.b32' at line 50")),
             "{engine}: {rep}"
         );
         assert!(launch(engine, "syncwarps", 32, true).is_ok(), "{engine}");
