@@ -86,6 +86,7 @@ driver_api! {
     cuLaunchCooperativeKernel(H, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, H, *mut *mut c_void);
     cuLaunchKernelEx(*const c_void, H, *mut *mut c_void, *mut *mut c_void);
     cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(*mut c_int, H, c_int, usize, c_uint);
+    cuOccupancyMaxActiveClusters(*mut c_int, H, *const c_void);
     cuOccupancyAvailableDynamicSMemPerBlock(*mut usize, H, c_int, c_int);
     cuMemAlloc_v2(*mut H, usize);
     cuMemAllocPitch_v2(*mut H, *mut usize, usize, usize, c_uint);

@@ -262,6 +262,21 @@ struct DriverLaunchConfig {
     num_attrs: c_uint,
 }
 
+impl DriverLaunchConfig {
+    /// `c` for the driver, with `shared` bytes of dynamic shared memory (`c`'s, checked to
+    /// fit the driver's `unsigned int`).
+    fn new(c: &LaunchConfig, shared: c_uint) -> Self {
+        DriverLaunchConfig {
+            grid: [c.grid.x, c.grid.y, c.grid.z],
+            block: [c.block.x, c.block.y, c.block.z],
+            shared_mem_bytes: shared,
+            stream: c.stream,
+            attrs: c.attrs,
+            num_attrs: c.num_attrs,
+        }
+    }
+}
+
 exports! { cudaLaunchKernelExC, cudaLaunchKernelExC_ptsz => fn(config: *const LaunchConfig, func: *const c_void, args: *mut *mut c_void) {
     if config.is_null() {
         return Err(Fail::new(cudaErrorInvalidValue, "null launch configuration"));
@@ -289,14 +304,7 @@ exports! { cudaLaunchKernelExC, cudaLaunchKernelExC_ptsz => fn(config: *const La
     // The driver decides the attributes: the cluster shape (checked against the grid and
     // the kernel's own `__cluster_dims__`), cooperative launches; the rest are scheduling
     // hints for a GPU.
-    let dc = DriverLaunchConfig {
-        grid: [c.grid.x, c.grid.y, c.grid.z],
-        block: [c.block.x, c.block.y, c.block.z],
-        shared_mem_bytes: shared,
-        stream: c.stream,
-        attrs: c.attrs,
-        num_attrs: c.num_attrs,
-    };
+    let dc = DriverLaunchConfig::new(c, shared);
     cu!(cuLaunchKernelEx(
         (&dc as *const DriverLaunchConfig).cast(),
         f,
@@ -415,6 +423,28 @@ exports! { cudaOccupancyMaxActiveBlocksPerMultiprocessor => fn(n: *mut c_int, fu
 exports! { cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags => fn(n: *mut c_int, func: *const c_void, block: c_int, dyn_shared: usize, flags: c_uint) {
     let f = register::function(func)?;
     cu!(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, f, block, dyn_shared, flags))
+}}
+
+// How many clusters of the configuration's shape (its cudaLaunchAttributeClusterDimension,
+// else the kernel's __cluster_dims__) can be resident at once: the driver's answer.
+exports! { cudaOccupancyMaxActiveClusters => fn(n: *mut c_int, func: *const c_void, config: *const LaunchConfig) {
+    if config.is_null() {
+        return Err(Fail::new(cudaErrorInvalidValue, "null launch configuration"));
+    }
+    // SAFETY: non-null, the program's configuration.
+    let c = unsafe { &*config };
+    if c.num_attrs > 0 && c.attrs.is_null() {
+        return Err(Fail::new(cudaErrorInvalidValue, "launch attributes: null array"));
+    }
+    let f = register::function(func)?;
+    let shared = c_uint::try_from(c.dynamic_smem_bytes).map_err(|_| {
+        Fail::new(
+            cudaErrorInvalidValue,
+            format!("{} bytes of dynamic shared memory", c.dynamic_smem_bytes),
+        )
+    })?;
+    let dc = DriverLaunchConfig::new(c, shared);
+    cu!(cuOccupancyMaxActiveClusters(n, f, (&dc as *const DriverLaunchConfig).cast()))
 }}
 
 exports! { cudaOccupancyAvailableDynamicSMemPerBlock => fn(size: *mut usize, func: *const c_void, blocks: c_int, block: c_int) {

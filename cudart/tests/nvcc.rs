@@ -38,6 +38,11 @@ fn toolchain() -> Option<(PathBuf, PathBuf)> {
 /// Builds `source` (a .cu file) with `--cudart shared` for compute_80 PTX into the test
 /// directory as `name`, with `extra` nvcc arguments; gives the program's path.
 fn build_shared(nvcc: &Path, name: &str, source: &Path, extra: &[&str]) -> PathBuf {
+    build_for(nvcc, "compute_80", name, source, extra)
+}
+
+/// [`build_shared`] for PTX of virtual architecture `arch` (`compute_90a`).
+fn build_for(nvcc: &Path, arch: &str, name: &str, source: &Path, extra: &[&str]) -> PathBuf {
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
     std::fs::create_dir_all(&out).expect("test directory");
     // nvcc links -lcudart against NVIDIA's library, which sits in lib/ beside bin/.
@@ -56,11 +61,12 @@ fn build_shared(nvcc: &Path, name: &str, source: &Path, extra: &[&str]) -> PathB
     }
     let app = out.join(name);
     let libflag = format!("-L{}", nvlib.display());
+    let gencode = format!("arch={arch},code={arch}");
     let mut args: Vec<&std::ffi::OsStr> = vec![
         "--cudart".as_ref(),
         "shared".as_ref(),
         "-gencode".as_ref(),
-        "arch=compute_80,code=compute_80".as_ref(),
+        gencode.as_ref(),
         "-o".as_ref(),
         app.as_os_str(),
         source.as_os_str(),
@@ -1354,6 +1360,62 @@ fn cuda_cpp_programs_check_themselves_on_both_engines() {
                 "cooperative_groups" => assert!(
                     stderr.lines().count() == 1
                         && stderr.contains("CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE"),
+                    "{name} ({engine}): {stderr}"
+                ),
+                _ => assert!(stderr.is_empty(), "{name} ({engine}): {stderr}"),
+            }
+        }
+    }
+}
+
+/// CUDA C++ programs a Hopper programmer writes (cudart/tests/programs/hopper_*), built for
+/// `compute_90a` PTX and run with compute capability 9.0 reported (`PTXJIT_CC=9.0`) on both
+/// engines, each checking its results against the host's computation: a histogram in
+/// distributed shared memory over a cluster launched with `cudaLaunchKernelEx` and sized with
+/// `cudaOccupancyMaxActiveClusters`; tiles copied with `cuda::memcpy_async` and the TMA bulk
+/// copy `cuda::device::memcpy_async_tx` into `cuda::barrier`s; per-cluster sums handed to
+/// rank 0 through distributed shared memory with a release counter it polls with
+/// `__nanosleep`, in a `__cluster_dims__` kernel.
+#[test]
+fn hopper_programs_check_themselves_on_both_engines() {
+    let Some((nvcc, libs)) = toolchain() else {
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs");
+    for name in [
+        "hopper_cluster_histogram",
+        "hopper_tma_barrier",
+        "hopper_cluster_reduce_nanosleep",
+    ] {
+        let app = build_for(
+            &nvcc,
+            "compute_90a",
+            name,
+            &dir.join(format!("{name}.cu")),
+            &["-lineinfo"],
+        );
+        for engine in ["jit", "interp"] {
+            let run = std::process::Command::new(&app)
+                .env("LD_LIBRARY_PATH", &libs)
+                .env("PTXJIT_ENGINE", engine)
+                .env("PTXJIT_CC", "9.0")
+                .env_remove("PTXJIT_TOOL")
+                .env_remove("PTXJIT_TRACE")
+                .output()
+                .expect("run the program");
+            let stdout = String::from_utf8_lossy(&run.stdout);
+            let stderr = String::from_utf8_lossy(&run.stderr);
+            assert!(
+                run.status.success() && stdout.lines().any(|l| l == "PASS"),
+                "{name} ({engine}): exit {:?}\n{stdout}\n{stderr}",
+                run.status
+            );
+            match name {
+                // The launch whose cluster shape does not divide the grid, and nothing else.
+                "hopper_cluster_histogram" => assert!(
+                    stderr.lines().count() == 1
+                        && stderr.contains("is not a whole number of clusters of [3, 1, 1]")
+                        && stderr.contains("CUDA_ERROR_INVALID_CLUSTER_SIZE"),
                     "{name} ({engine}): {stderr}"
                 ),
                 _ => assert!(stderr.is_empty(), "{name} ({engine}): {stderr}"),
