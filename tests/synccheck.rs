@@ -43,6 +43,39 @@ DONE:
     bar.warp.sync %r2;
     ret;
 }
+.visible .entry apart(.param .u64 out)
+{
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<3>;
+    .reg .pred %p<2>;
+    mov.u32 %r1, %tid.x;
+    setp.lt.u32 %p1, %r1, 16;
+    @%p1 bra LOW;
+    shfl.sync.idx.b32 %r2, %r1, 3, 31, -1;
+    bra DONE;
+LOW:
+    shfl.sync.idx.b32 %r2, %r1, 0, 31, -1;
+DONE:
+    ld.param.u64 %rd1, [out];
+    mul.wide.u32 %rd2, %r1, 4;
+    add.u64 %rd1, %rd1, %rd2;
+    st.global.u32 [%rd1], %r2;
+    ret;
+}
+.visible .entry syncwarps(.param .u64 out)
+{
+    .reg .b32 %r<3>;
+    .reg .pred %p<2>;
+    mov.u32 %r1, %tid.x;
+    setp.lt.u32 %p1, %r1, 16;
+    @%p1 bra LOW;
+    bar.warp.sync -1;
+    bra DONE;
+LOW:
+    bar.warp.sync -1;
+DONE:
+    ret;
+}
 "#;
 
 /// Launch `kernel` with one CTA of `threads`, under synccheck or not.
@@ -50,7 +83,7 @@ fn launch(engine: Engine, kernel: &str, threads: u32, synccheck: bool) -> Result
     let mut ctx = Context::new();
     let m = ctx.load_module(PTX, "sync.ptx", engine).expect("loads");
     let k = m.kernel(kernel).expect("kernel");
-    let out = ctx.alloc(4, Some("out")).expect("alloc");
+    let out = ctx.alloc(4 * threads as u64, Some("out")).expect("alloc");
     let dims = LaunchDims {
         grid: [1, 1, 1],
         block: [threads, 1, 1],
@@ -138,5 +171,44 @@ fn lanes_that_name_each_other_with_different_membermasks_are_reported() {
             "{engine}: {}",
             f.detail
         );
+    }
+}
+
+/// `__shfl_sync(0xffffffff, …)` in both branches of `if (lane < 16)`: each half executes its
+/// own `shfl.sync` while the membermask names the other half, which executes the other one
+/// (CUDA: every non-exited thread the mask names must execute the same intrinsic with the
+/// same mask); each instruction is a finding. `bar.warp.sync` in both branches exchanges
+/// nothing and is none.
+#[test]
+fn a_shuffle_whose_membermask_names_lanes_at_another_shuffle_is_reported() {
+    for engine in [Engine::Jit, Engine::Interp] {
+        assert!(launch(engine, "apart", 32, false).is_ok());
+        let rep = report(launch(engine, "apart", 32, true));
+        assert_eq!(rep.findings.len(), 2, "{engine}: {rep}");
+        for f in &rep.findings {
+            assert_eq!(f.what, "Barrier error detected. Invalid arguments");
+            assert_eq!(f.threads, 16, "{engine}: {rep}");
+        }
+        let low = rep
+            .findings
+            .iter()
+            .find(|f| f.tid == [0, 0, 0])
+            .expect("lanes 0-15");
+        assert!(
+            low.detail.contains(
+                "lanes 0-15 of warp 0 execute it with membermask 0xffffffff, whose lanes 16-31 \
+                 execute 'shfl.sync.idx.b32' at line 47 instead"
+            ),
+            "{engine}: {}",
+            low.detail
+        );
+        assert!(
+            rep.findings.iter().any(|f| f.tid == [16, 0, 0]
+                && f.detail.contains("lanes 16-31 of warp 0")
+                && f.detail
+                    .contains("whose lanes 0-15 execute 'shfl.sync.idx.b32' at line 50")),
+            "{engine}: {rep}"
+        );
+        assert!(launch(engine, "syncwarps", 32, true).is_ok(), "{engine}");
     }
 }

@@ -183,12 +183,19 @@ pub unsafe extern "C" fn cuCtxGetDevice_v2(dev: *mut CUdevice, ctx: CUcontext) -
     })
 }
 
+/// `CU_CTX_MAP_HOST`: every context can map pinned host memory ("All contexts as of CUDA
+/// 3.2 behave as though the flag is enabled", CUDA Driver API, deprecated list), so the flags
+/// a context or the primary context reports always include it, whatever it was created or set
+/// with; NVIDIA's runtime passes them on as `cudaGetDeviceFlags`' `cudaDeviceMapHost`.
+const CU_CTX_MAP_HOST: c_uint = 0x8;
+
+/// `cuCtxGetFlags`: the current context's flags, with [`CU_CTX_MAP_HOST`].
 #[no_mangle]
 pub unsafe extern "C" fn cuCtxGetFlags(flags: *mut c_uint) -> CUresult {
     entry("cuCtxGetFlags", || {
         let c = state::current_context().unwrap_or(0);
         let f = with_context(|d| Ok(d.contexts.get(&c).map_or(0, |s| s.flags)))?;
-        unsafe { out(flags, f) }
+        unsafe { out(flags, f | CU_CTX_MAP_HOST) }
     })
 }
 
@@ -520,7 +527,7 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxGetState(
         crate::device::check_device(dev)?;
         let (f, a) = with_driver(|d| Ok((d.primary_flags, (d.primary_refs > 0) as c_int)))?;
         unsafe {
-            out(flags, f)?;
+            out(flags, f | CU_CTX_MAP_HOST)?;
             out(active, a)
         }
     })

@@ -527,18 +527,13 @@ pub struct CUlaunchConfig {
     pub num_attrs: c_uint,
 }
 
-exports! { cuLaunchKernelEx, cuLaunchKernelEx_ptsz => fn(config: *const CUlaunchConfig, f: u64, params: *mut *mut c_void, extra: *mut *mut c_void) {
-    if config.is_null() {
-        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null launch configuration"));
-    }
-    // SAFETY: a CUlaunchConfig by the API's contract.
-    let c = unsafe { &*config };
-    if c.num_attrs > 0 && c.attrs.is_null() {
-        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "launch attributes: null array"));
-    }
-    // Launch attributes other than cooperative and the cluster shape (priority, access
-    // policy, cluster scheduling policy …) are scheduling hints for a GPU; none changes what
-    // a kernel computes here.
+/// The launch attributes of `c` that change what runs: whether the launch is cooperative, and
+/// its cluster shape. The others (priority, access policy, cluster scheduling policy …) are
+/// scheduling hints for a GPU; none changes what a kernel computes here.
+///
+/// # Safety
+/// `c.attrs` holds `c.num_attrs` attributes (checked non-null when there are any).
+unsafe fn launch_attributes(c: &CUlaunchConfig) -> (bool, Option<[u32; 3]>) {
     let mut cooperative = false;
     let mut cluster = None;
     for i in 0..c.num_attrs as usize {
@@ -550,9 +545,87 @@ exports! { cuLaunchKernelEx, cuLaunchKernelEx_ptsz => fn(config: *const CUlaunch
         }
         if a.id == LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION {
             // The value's `clusterDim { unsigned x, y, z; }`: three 4-byte members.
-            cluster = Some([a.value[0] as u32, (a.value[0] >> 32) as u32, a.value[1] as u32]);
+            cluster = Some([
+                a.value[0] as u32,
+                (a.value[0] >> 32) as u32,
+                a.value[1] as u32,
+            ]);
         }
     }
+    (cooperative, cluster)
+}
+
+exports! { cuOccupancyMaxActiveClusters => fn(n: *mut c_int, f: u64, config: *const CUlaunchConfig) {
+    if config.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null launch configuration"));
+    }
+    // SAFETY: a CUlaunchConfig by the API's contract.
+    let c = unsafe { &*config };
+    if c.num_attrs > 0 && c.attrs.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "launch attributes: null array"));
+    }
+    let (_, cluster) = unsafe { launch_attributes(c) };
+    let v = with_context(|d| max_active_clusters(d, f, c, cluster))?;
+    unsafe { out(n, v) }
+}}
+
+/// `cuOccupancyMaxActiveClusters`: how many clusters of the launch's shape (`cluster`, its
+/// `CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`, else the kernel's required shape from
+/// `cuFuncSetAttribute` or `__cluster_dims__`) with `c`'s block and dynamic shared memory are
+/// resident at once: the CTAs that fit on one multiprocessor times the multiprocessors, in
+/// whole clusters (a GPU also keeps a cluster within one GPC, which ptxjit has not). Errors,
+/// as CUDA documents them: no shape anywhere, or one of more CTAs than a cluster may have (8,
+/// 16 with `CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED`), is
+/// `CUDA_ERROR_INVALID_CLUSTER_SIZE`; [`launch_cluster`]'s checks (a shape other than the
+/// required one, a device below compute capability 9.0).
+fn max_active_clusters(
+    d: &Driver,
+    f: u64,
+    c: &CUlaunchConfig,
+    cluster: Option<[u32; 3]>,
+) -> Result<c_int, Fail> {
+    let fs = d.function(f)?;
+    let name = quoted(&fs.kernel.compiled.name);
+    let shape = launch_cluster(&fs.kernel, cluster, fs.attrs.required_cluster())?
+        .or(fs.kernel.compiled.cluster.reqnctapercluster)
+        .ok_or_else(|| {
+            Fail::new(
+                CUDA_ERROR_INVALID_CLUSTER_SIZE,
+                format!(
+                    "kernel {name}: no cluster shape: give one with \
+                     CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION (or __cluster_dims__)"
+                ),
+            )
+        })?;
+    let ctas = shape.iter().map(|&x| u64::from(x)).product::<u64>();
+    let most = if fs.attrs.non_portable_cluster {
+        ptxjit::runtime::cluster::MAX_CLUSTER_CTAS
+    } else {
+        ptxjit::runtime::cluster::PORTABLE_CLUSTER_CTAS
+    };
+    if ctas == 0 || ctas > u64::from(most) {
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_CLUSTER_SIZE,
+            format!("kernel {name}: a cluster of {shape:?} CTAs (1 to {most})"),
+        ));
+    }
+    let block = c.block.iter().map(|&x| u64::from(x)).product::<u64>();
+    let block = c_int::try_from(block).unwrap_or(c_int::MAX);
+    let per_sm = blocks_per_sm(d, f, block, c.shared_mem_bytes as usize)?;
+    let resident = per_sm as u64 * crate::device::sm_count().max(0) as u64 / ctas;
+    Ok(resident.min(c_int::MAX as u64) as c_int)
+}
+
+exports! { cuLaunchKernelEx, cuLaunchKernelEx_ptsz => fn(config: *const CUlaunchConfig, f: u64, params: *mut *mut c_void, extra: *mut *mut c_void) {
+    if config.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null launch configuration"));
+    }
+    // SAFETY: a CUlaunchConfig by the API's contract.
+    let c = unsafe { &*config };
+    if c.num_attrs > 0 && c.attrs.is_null() {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "launch attributes: null array"));
+    }
+    let (cooperative, cluster) = unsafe { launch_attributes(c) };
     with_context(|d| {
         let r = unsafe { param_buffer(d, f, params, extra) }.and_then(|buf| {
             let dims = LaunchDims { grid: c.grid, block: c.block, shared_bytes: c.shared_mem_bytes };

@@ -594,49 +594,77 @@ unsafe fn pointer_attribute(
     let start = ptxjit::runtime::memory::GLOBAL_BASE + offset;
     let host = d.host_allocs.contains_key(&start);
     let managed = d.managed.contains_key(&start);
+    let facts = PointerFacts {
+        memory_type: if host {
+            MEMORYTYPE_HOST
+        } else {
+            MEMORYTYPE_DEVICE
+        },
+        device_pointer: p,
+        host_pointer: (host || managed).then_some(p),
+        managed,
+        start,
+        size,
+    };
+    unsafe { write_attribute(d, a, data, &facts)? };
+    Ok(true)
+}
+
+/// What pointer attributes say of one address: device memory ([`pointer_attribute`]) and
+/// registered host memory ([`registered_attribute`]) answer the same attributes from these.
+struct PointerFacts {
+    /// `CU_MEMORYTYPE_HOST` or `CU_MEMORYTYPE_DEVICE`.
+    memory_type: u32,
+    device_pointer: u64,
+    /// `None`: device memory, which has no host pointer.
+    host_pointer: Option<u64>,
+    managed: bool,
+    /// The allocation or registered range: its start (also its buffer id) and size.
+    start: u64,
+    size: u64,
+}
+
+/// Writes pointer attribute `a` of the address `facts` describe to `data`. Errors: device
+/// memory's host pointer, an attribute this library does not answer
+/// (`CUDA_ERROR_INVALID_VALUE`).
+unsafe fn write_attribute(
+    d: &Driver,
+    a: u32,
+    data: *mut c_void,
+    facts: &PointerFacts,
+) -> Result<(), Fail> {
     let ctx = d
         .primary
         .or_else(|| d.contexts.keys().next().copied())
         .unwrap_or(0);
+    // SAFETY: `data` is valid for a write of the attribute's type (the caller's promise).
     unsafe {
         match a {
-            attr::CONTEXT => out(data.cast::<u64>(), ctx)?,
-            attr::MEMORY_TYPE => out(
-                data.cast::<u32>(),
-                if host {
-                    MEMORYTYPE_HOST
-                } else {
-                    MEMORYTYPE_DEVICE
-                },
-            )?,
-            attr::DEVICE_POINTER => out(data.cast::<u64>(), p)?,
-            attr::HOST_POINTER => {
-                if !(host || managed) {
-                    return Err(Fail::new(
-                        CUDA_ERROR_INVALID_VALUE,
-                        "device memory has no host pointer",
-                    ));
-                }
-                out(data.cast::<u64>(), p)?
-            }
-            attr::SYNC_MEMOPS => out(data.cast::<u8>(), 1)?,
-            attr::BUFFER_ID => out(data.cast::<u64>(), start)?,
-            attr::IS_MANAGED => out(data.cast::<u8>(), managed as u8)?,
-            attr::DEVICE_ORDINAL => out(data.cast::<i32>(), 0)?,
-            attr::RANGE_START_ADDR => out(data.cast::<u64>(), start)?,
-            attr::RANGE_SIZE => out(data.cast::<usize>(), size as usize)?,
-            attr::MAPPED => out(data.cast::<u8>(), 1)?,
-            attr::ACCESS_FLAGS => out(data.cast::<u32>(), 3)?,
-            attr::MEMPOOL_HANDLE => out(data.cast::<u64>(), 0)?,
-            other => {
-                return Err(Fail::new(
+            attr::CONTEXT => out(data.cast::<u64>(), ctx),
+            attr::MEMORY_TYPE => out(data.cast::<u32>(), facts.memory_type),
+            attr::DEVICE_POINTER => out(data.cast::<u64>(), facts.device_pointer),
+            attr::HOST_POINTER => match facts.host_pointer {
+                Some(h) => out(data.cast::<u64>(), h),
+                None => Err(Fail::new(
                     CUDA_ERROR_INVALID_VALUE,
-                    format!("pointer attribute {other} is not supported by ptxjit"),
-                ));
-            }
+                    "device memory has no host pointer",
+                )),
+            },
+            attr::SYNC_MEMOPS => out(data.cast::<u8>(), 1),
+            attr::BUFFER_ID => out(data.cast::<u64>(), facts.start),
+            attr::IS_MANAGED => out(data.cast::<u8>(), facts.managed as u8),
+            attr::DEVICE_ORDINAL => out(data.cast::<i32>(), 0),
+            attr::RANGE_START_ADDR => out(data.cast::<u64>(), facts.start),
+            attr::RANGE_SIZE => out(data.cast::<usize>(), facts.size as usize),
+            attr::MAPPED => out(data.cast::<u8>(), 1),
+            attr::ACCESS_FLAGS => out(data.cast::<u32>(), 3),
+            attr::MEMPOOL_HANDLE => out(data.cast::<u64>(), 0),
+            other => Err(Fail::new(
+                CUDA_ERROR_INVALID_VALUE,
+                format!("pointer attribute {other} is not supported by ptxjit"),
+            )),
         }
     }
-    Ok(true)
 }
 
 /// Writes pointer attribute `a` of host address `p` in a range registered with
@@ -660,44 +688,29 @@ unsafe fn registered_attribute(
     else {
         return Ok(false);
     };
-    let ctx = d
-        .primary
-        .or_else(|| d.contexts.keys().next().copied())
-        .unwrap_or(0);
-    unsafe {
-        match a {
-            attr::CONTEXT => out(data.cast::<u64>(), ctx)?,
-            attr::MEMORY_TYPE => out(data.cast::<u32>(), MEMORYTYPE_HOST)?,
-            attr::DEVICE_POINTER => {
-                let dp = match crate::registered::device_of_host(d, p) {
-                    Some(dp) => dp,
-                    None => crate::registered::map_on_request(d, p).unwrap_or_else(|| {
-                        Err(Fail::new(
-                            CUDA_ERROR_INVALID_VALUE,
-                            "not a registered range",
-                        ))
-                    })?,
-                };
-                out(data.cast::<u64>(), dp)?
-            }
-            attr::HOST_POINTER => out(data.cast::<u64>(), p)?,
-            attr::SYNC_MEMOPS => out(data.cast::<u8>(), 1)?,
-            attr::BUFFER_ID => out(data.cast::<u64>(), host)?,
-            attr::IS_MANAGED => out(data.cast::<u8>(), 0)?,
-            attr::DEVICE_ORDINAL => out(data.cast::<i32>(), 0)?,
-            attr::RANGE_START_ADDR => out(data.cast::<u64>(), host)?,
-            attr::RANGE_SIZE => out(data.cast::<usize>(), bytes as usize)?,
-            attr::MAPPED => out(data.cast::<u8>(), 1)?,
-            attr::ACCESS_FLAGS => out(data.cast::<u32>(), 3)?,
-            attr::MEMPOOL_HANDLE => out(data.cast::<u64>(), 0)?,
-            other => {
-                return Err(Fail::new(
+    // The device pointer is made only when asked for.
+    let device_pointer = if a == attr::DEVICE_POINTER {
+        match crate::registered::device_of_host(d, p) {
+            Some(dp) => dp,
+            None => crate::registered::map_on_request(d, p).unwrap_or_else(|| {
+                Err(Fail::new(
                     CUDA_ERROR_INVALID_VALUE,
-                    format!("pointer attribute {other} is not supported by ptxjit"),
-                ));
-            }
+                    "not a registered range",
+                ))
+            })?,
         }
-    }
+    } else {
+        0
+    };
+    let facts = PointerFacts {
+        memory_type: MEMORYTYPE_HOST,
+        device_pointer,
+        host_pointer: Some(p),
+        managed: false,
+        start: host,
+        size: bytes,
+    };
+    unsafe { write_attribute(d, a, data, &facts)? };
     Ok(true)
 }
 

@@ -926,6 +926,7 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuOccupancyAvailableDynamicSMemPerBlock",
     "cuOccupancyMaxActiveBlocksPerMultiprocessor",
     "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+    "cuOccupancyMaxActiveClusters",
     "cuOccupancyMaxPotentialBlockSize",
     "cuOccupancyMaxPotentialBlockSizeWithFlags",
     "cuPointerGetAttribute",
@@ -1646,7 +1647,9 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags" => {
             crate::launch::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags as *mut c_void
         }
-        "cuOccupancyMaxActiveClusters" => crate::stubs::cuOccupancyMaxActiveClusters as *mut c_void,
+        "cuOccupancyMaxActiveClusters" => {
+            crate::launch::cuOccupancyMaxActiveClusters as *mut c_void
+        }
         "cuOccupancyMaxPotentialBlockSize" => {
             crate::launch::cuOccupancyMaxPotentialBlockSize as *mut c_void
         }

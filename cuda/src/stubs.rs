@@ -224,7 +224,6 @@ stubs! {
     cuMulticastCreate
     cuMulticastGetGranularity
     cuMulticastUnbind
-    cuOccupancyMaxActiveClusters
     cuOccupancyMaxPotentialClusterSize
     cuParamSetSize
     cuParamSetTexRef

@@ -59,6 +59,7 @@ driver_api! {
     cuDevicePrimaryCtxSetFlags_v2(c_int, c_uint);
     cuDevicePrimaryCtxGetState(c_int, *mut c_uint, *mut c_int);
     cuCtxGetCurrent(*mut H);
+    cuCtxGetFlags(*mut c_uint);
     cuCtxGetDevice(*mut c_int);
     cuCtxSetCurrent(H);
     cuCtxSynchronize();
@@ -85,6 +86,7 @@ driver_api! {
     cuLaunchCooperativeKernel(H, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, H, *mut *mut c_void);
     cuLaunchKernelEx(*const c_void, H, *mut *mut c_void, *mut *mut c_void);
     cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(*mut c_int, H, c_int, usize, c_uint);
+    cuOccupancyMaxActiveClusters(*mut c_int, H, *const c_void);
     cuOccupancyAvailableDynamicSMemPerBlock(*mut usize, H, c_int, c_int);
     cuMemAlloc_v2(*mut H, usize);
     cuMemAllocPitch_v2(*mut H, *mut usize, usize, usize, c_uint);
@@ -111,6 +113,7 @@ driver_api! {
     cuMemcpy(H, H, usize);
     cuMemcpyAsync(H, H, usize, H);
     cuMemcpyHtoD_v2(H, *const c_void, usize);
+    cuMemGetAddressRange_v2(*mut H, *mut usize, H);
     cuMemcpyDtoH_v2(*mut c_void, H, usize);
     cuMemcpyDtoD_v2(H, H, usize);
     cuMemcpyHtoDAsync_v2(H, *const c_void, usize, H);

@@ -35,6 +35,7 @@ fn launch(
         )
     })?;
     check_shared(f, shared).map_err(|e| refused(call, func, e))?;
+    check_stream(stream).map_err(|e| refused(call, func, e))?;
     // A fault of the kernel is not the launch's result: ptxjit's driver, as NVIDIA's, returns
     // it from the next call that waits for the work (`cudaDeviceSynchronize`,
     // `cudaStreamSynchronize`, `cudaMemcpy` …), so `cudaGetLastError` right after the launch
@@ -97,19 +98,12 @@ fn refused(call: &str, func: *const c_void, f: Fail) -> Fail {
     if f.code != cudaErrorInvalidConfiguration
         && f.code != cudaErrorInvalidValue
         && f.code != cudaErrorInvalidDeviceFunction
+        && f.code != cudaErrorInvalidResourceHandle
     {
         return f;
     }
-    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
     let f = Fail::new(f.code, format!("{}: {}", kernel_label(func), f.message));
-    if !crate::tracing() && !crate::driver::tool_reports() {
-        if let Ok(mut said) = SAID.lock() {
-            if !said.contains(&f.message) {
-                said.push(f.message.clone());
-                eprintln!("ptxjit: {call}: {} ({})", f.message, name(f.code));
-            }
-        }
-    }
+    crate::say_refused(call, &f);
     f
 }
 
@@ -122,6 +116,23 @@ fn no_kernel(call: &str, func: *const c_void, f: Fail) -> Fail {
     } else {
         f
     }
+}
+
+/// The stream of a launch: a handle the program made that is no longer (or never was) a
+/// live stream is `cudaErrorInvalidResourceHandle`, checked here so that the refusal names
+/// the runtime call the program made, not the driver's `cuLaunchKernel`. The default
+/// streams (`0`, `cudaStreamLegacy`, `cudaStreamPerThread`) are always there.
+fn check_stream(stream: u64) -> RtResult {
+    if stream <= 2 {
+        return Ok(());
+    }
+    let mut flags: c_uint = 0;
+    cu!(cuStreamGetFlags(stream, &mut flags)).map_err(|_| {
+        Fail::new(
+            cudaErrorInvalidResourceHandle,
+            format!("stream {stream:#x} is not a live stream (destroyed, or never created)"),
+        )
+    })
 }
 
 /// The launch shape against the device's limits: a zero or too large grid or block
@@ -251,6 +262,21 @@ struct DriverLaunchConfig {
     num_attrs: c_uint,
 }
 
+impl DriverLaunchConfig {
+    /// `c` for the driver, with `shared` bytes of dynamic shared memory (`c`'s, checked to
+    /// fit the driver's `unsigned int`).
+    fn new(c: &LaunchConfig, shared: c_uint) -> Self {
+        DriverLaunchConfig {
+            grid: [c.grid.x, c.grid.y, c.grid.z],
+            block: [c.block.x, c.block.y, c.block.z],
+            shared_mem_bytes: shared,
+            stream: c.stream,
+            attrs: c.attrs,
+            num_attrs: c.num_attrs,
+        }
+    }
+}
+
 exports! { cudaLaunchKernelExC, cudaLaunchKernelExC_ptsz => fn(config: *const LaunchConfig, func: *const c_void, args: *mut *mut c_void) {
     if config.is_null() {
         return Err(Fail::new(cudaErrorInvalidValue, "null launch configuration"));
@@ -274,17 +300,11 @@ exports! { cudaLaunchKernelExC, cudaLaunchKernelExC_ptsz => fn(config: *const La
         )
     })?;
     check_shared(f, shared).map_err(|e| refused(call, func, e))?;
+    check_stream(c.stream).map_err(|e| refused(call, func, e))?;
     // The driver decides the attributes: the cluster shape (checked against the grid and
     // the kernel's own `__cluster_dims__`), cooperative launches; the rest are scheduling
     // hints for a GPU.
-    let dc = DriverLaunchConfig {
-        grid: [c.grid.x, c.grid.y, c.grid.z],
-        block: [c.block.x, c.block.y, c.block.z],
-        shared_mem_bytes: shared,
-        stream: c.stream,
-        attrs: c.attrs,
-        num_attrs: c.num_attrs,
-    };
+    let dc = DriverLaunchConfig::new(c, shared);
     cu!(cuLaunchKernelEx(
         (&dc as *const DriverLaunchConfig).cast(),
         f,
@@ -403,6 +423,28 @@ exports! { cudaOccupancyMaxActiveBlocksPerMultiprocessor => fn(n: *mut c_int, fu
 exports! { cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags => fn(n: *mut c_int, func: *const c_void, block: c_int, dyn_shared: usize, flags: c_uint) {
     let f = register::function(func)?;
     cu!(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, f, block, dyn_shared, flags))
+}}
+
+// How many clusters of the configuration's shape (its cudaLaunchAttributeClusterDimension,
+// else the kernel's __cluster_dims__) can be resident at once: the driver's answer.
+exports! { cudaOccupancyMaxActiveClusters => fn(n: *mut c_int, func: *const c_void, config: *const LaunchConfig) {
+    if config.is_null() {
+        return Err(Fail::new(cudaErrorInvalidValue, "null launch configuration"));
+    }
+    // SAFETY: non-null, the program's configuration.
+    let c = unsafe { &*config };
+    if c.num_attrs > 0 && c.attrs.is_null() {
+        return Err(Fail::new(cudaErrorInvalidValue, "launch attributes: null array"));
+    }
+    let f = register::function(func)?;
+    let shared = c_uint::try_from(c.dynamic_smem_bytes).map_err(|_| {
+        Fail::new(
+            cudaErrorInvalidValue,
+            format!("{} bytes of dynamic shared memory", c.dynamic_smem_bytes),
+        )
+    })?;
+    let dc = DriverLaunchConfig::new(c, shared);
+    cu!(cuOccupancyMaxActiveClusters(n, f, (&dc as *const DriverLaunchConfig).cast()))
 }}
 
 exports! { cudaOccupancyAvailableDynamicSMemPerBlock => fn(size: *mut usize, func: *const c_void, blocks: c_int, block: c_int) {

@@ -141,6 +141,24 @@ pub fn guard<T>(name: &str, fallback: T, body: impl FnOnce() -> T) -> T {
     }
 }
 
+/// Says why runtime call `call` refused what the program asked, once per distinct reason
+/// (`ptxjit: cudaLaunchKernel: kernel 'k(int*)' (_Z1kPi): blockDim.x = 2048 (1 to 1024)
+/// (cudaErrorInvalidConfiguration)`), where the program alone would see only the code;
+/// nothing when tracing (which prints it with the call) or under a tool (which reports it
+/// with the call).
+pub(crate) fn say_refused(call: &str, f: &Fail) {
+    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    if tracing() || driver::tool_reports() {
+        return;
+    }
+    if let Ok(mut said) = SAID.lock() {
+        if !said.contains(&f.message) {
+            said.push(f.message.clone());
+            eprintln!("ptxjit: {call}: {} ({})", f.message, errors::name(f.code));
+        }
+    }
+}
+
 fn finish(name: &str, result: std::thread::Result<RtResult>) -> cudaError_t {
     let (code, message) = match result {
         Ok(Ok(())) => (cudaSuccess, None),

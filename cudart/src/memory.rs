@@ -193,8 +193,10 @@ exports! { cudaMemGetInfo => fn(free: *mut usize, total: *mut usize) {
 /// the driver's functions of those kinds, which check that the sides named device memory are
 /// device allocations (`cudaErrorInvalidValue` otherwise, as with NVIDIA's runtime, instead of
 /// an access at a wild address); host-to-host and `cudaMemcpyDefault` let the driver tell the
-/// sides apart by address. Now, or in `stream`'s order.
+/// sides apart by address. Now, or in `stream`'s order. `call` names the runtime function the
+/// program called, for the reason of a refusal ([`past_the_end`]).
 fn copy_by_kind(
+    call: &str,
     dst: *mut c_void,
     src: *const c_void,
     n: usize,
@@ -204,7 +206,7 @@ fn copy_by_kind(
     check_kind(kind)?;
     context()?;
     let (d, s) = (dst as u64, src as u64);
-    match (kind, stream) {
+    let r = match (kind, stream) {
         (1, None) => cu!(cuMemcpyHtoD_v2(d, src, n)),
         (2, None) => cu!(cuMemcpyDtoH_v2(dst, s, n)),
         (3, None) => cu!(cuMemcpyDtoD_v2(d, s, n)),
@@ -213,15 +215,52 @@ fn copy_by_kind(
         (2, Some(st)) => cu!(cuMemcpyDtoHAsync_v2(dst, s, n, st)),
         (3, Some(st)) => cu!(cuMemcpyDtoDAsync_v2(d, s, n, st)),
         (_, Some(st)) => cu!(cuMemcpyAsync(d, s, n, st)),
+    };
+    r.map_err(|f| past_the_end(call, f, [(d, "destination"), (s, "source")], n))
+}
+
+/// A copy of `n` bytes the driver refused (`f`) because a side runs past the end of its
+/// device allocation: the refusal says so, naming runtime call `call`
+/// (`ptxjit: cudaMemcpy: the source, 32 bytes at 0x…, runs 16 bytes past the end of its
+/// 16-byte allocation at 0x… (cudaErrorInvalidValue)`). NVIDIA's `cudaMalloc` carves
+/// allocations out of larger pages at 256-byte or coarser alignment, so there such a copy
+/// usually succeeds, reading or overwriting bytes the program never allocated (whatever the
+/// allocator placed next); ptxjit keeps each allocation's exact size and refuses it, which
+/// without the reason would be a bare `cudaErrorInvalidValue`. Any other failure passes
+/// through unchanged. Only on the failure path: a copy that succeeds asks nothing more.
+fn past_the_end(call: &str, f: Fail, sides: [(u64, &str); 2], n: usize) -> Fail {
+    if f.code != cudaErrorInvalidValue {
+        return f;
     }
+    for (p, what) in sides {
+        let (mut base, mut size) = (0u64, 0usize);
+        if cu!(cuMemGetAddressRange_v2(&mut base, &mut size, p)).is_err() {
+            continue;
+        }
+        let end = p.saturating_add(n as u64);
+        let limit = base.saturating_add(size as u64);
+        if end > limit {
+            let f = Fail::new(
+                f.code,
+                format!(
+                    "the {what}, {n} bytes at {p:#x}, runs {} bytes past the end of its \
+                     {size}-byte allocation at {base:#x}",
+                    end - limit
+                ),
+            );
+            crate::say_refused(call, &f);
+            return f;
+        }
+    }
+    f
 }
 
 exports! { cudaMemcpy, cudaMemcpy_ptds => fn(dst: *mut c_void, src: *const c_void, n: usize, kind: c_int) {
-    copy_by_kind(dst, src, n, kind, None)
+    copy_by_kind("cudaMemcpy", dst, src, n, kind, None)
 }}
 
 exports! { cudaMemcpyAsync, cudaMemcpyAsync_ptsz => fn(dst: *mut c_void, src: *const c_void, n: usize, kind: c_int, stream: u64) {
-    copy_by_kind(dst, src, n, kind, Some(stream))
+    copy_by_kind("cudaMemcpyAsync", dst, src, n, kind, Some(stream))
 }}
 
 /// `cudaMemcpyPeer`'s device ordinals: each must name a device (`cudaErrorInvalidDevice`,

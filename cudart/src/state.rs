@@ -234,11 +234,19 @@ exports! { cudaSetDeviceFlags => fn(flags: u32) {
     cu!(cuDevicePrimaryCtxSetFlags_v2(device(), flags))
 }}
 
+// The current context's flags when there is one (a context the program made current through
+// the driver API, or the primary context once the runtime initialised it), else the device's
+// primary context flags, as CUDA documents cudaGetDeviceFlags. The driver reports
+// cudaDeviceMapHost (CU_CTX_MAP_HOST) in both: every context maps host memory.
 exports! { cudaGetDeviceFlags => fn(flags: *mut u32) {
-    let (mut f, mut active) = (0u32, 0);
-    cu!(cuDevicePrimaryCtxGetState(device(), &mut f, &mut active))?;
-    // Host memory is always mapped (cudaDeviceMapHost) with unified addressing.
-    unsafe { crate::out(flags, f | 0x8) }
+    let (mut ctx, mut f, mut active) = (0u64, 0u32, 0);
+    cu!(cuCtxGetCurrent(&mut ctx))?;
+    if ctx != 0 {
+        cu!(cuCtxGetFlags(&mut f))?;
+    } else {
+        cu!(cuDevicePrimaryCtxGetState(device(), &mut f, &mut active))?;
+    }
+    unsafe { crate::out(flags, f) }
 }}
 
 exports! { cudaDeviceSetLimit, cudaThreadSetLimit => fn(limit: u32, value: usize) {

@@ -165,7 +165,6 @@ stubs! {
     cudaMemcpyWithAttributesAsync_ptsz
     cudaMipmappedArrayGetMemoryRequirements
     cudaMipmappedArrayGetSparseProperties
-    cudaOccupancyMaxActiveClusters
     cudaOccupancyMaxPotentialClusterSize
     cudaSetDoubleForDevice
     cudaSetDoubleForHost

@@ -38,6 +38,11 @@ fn toolchain() -> Option<(PathBuf, PathBuf)> {
 /// Builds `source` (a .cu file) with `--cudart shared` for compute_80 PTX into the test
 /// directory as `name`, with `extra` nvcc arguments; gives the program's path.
 fn build_shared(nvcc: &Path, name: &str, source: &Path, extra: &[&str]) -> PathBuf {
+    build_for(nvcc, "compute_80", name, source, extra)
+}
+
+/// [`build_shared`] for PTX of virtual architecture `arch` (`compute_90a`).
+fn build_for(nvcc: &Path, arch: &str, name: &str, source: &Path, extra: &[&str]) -> PathBuf {
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
     std::fs::create_dir_all(&out).expect("test directory");
     // nvcc links -lcudart against NVIDIA's library, which sits in lib/ beside bin/.
@@ -56,11 +61,12 @@ fn build_shared(nvcc: &Path, name: &str, source: &Path, extra: &[&str]) -> PathB
     }
     let app = out.join(name);
     let libflag = format!("-L{}", nvlib.display());
+    let gencode = format!("arch={arch},code={arch}");
     let mut args: Vec<&std::ffi::OsStr> = vec![
         "--cudart".as_ref(),
         "shared".as_ref(),
         "-gencode".as_ref(),
-        "arch=compute_80,code=compute_80".as_ref(),
+        gencode.as_ref(),
         "-o".as_ref(),
         app.as_os_str(),
         source.as_os_str(),
@@ -631,6 +637,184 @@ fn a_fault_without_lineinfo_says_how_to_see_the_source_or_the_ptx() {
     }
 }
 
+/// `cudaGetDeviceFlags` includes `cudaDeviceMapHost` whatever was set: "All contexts as of
+/// CUDA 3.2 behave as though the flag is enabled" (CUDA Driver API, deprecated
+/// `CU_CTX_MAP_HOST`), and the runtime documents that the flags it returns may include it
+/// "because it is implicit in runtime API flags"; the scheduling flag is the one set, before
+/// and after the primary context is active, and a context the program made current through
+/// the driver API gives its own flags. NVIDIA's runtime (`--cudart static`) over ptxjit's
+/// driver gives the same answers as ptxjit's runtime.
+const DEVICE_FLAGS: &str = r#"#include <cstdio>
+#include <dlfcn.h>
+#define EXPECT(c) do { if (!(c)) { std::printf("line %d: %s\n", __LINE__, #c); return 1; } } while (0)
+typedef int (*ctx_create_t)(void**, unsigned, int);
+typedef int (*ctx_t)(void*);
+int main() {
+  unsigned f = 99;
+  EXPECT(cudaGetDeviceFlags(&f) == cudaSuccess && f == (cudaDeviceScheduleAuto | cudaDeviceMapHost));
+  EXPECT(cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync) == cudaSuccess);
+  EXPECT(cudaGetDeviceFlags(&f) == cudaSuccess && f == (cudaDeviceScheduleBlockingSync | cudaDeviceMapHost));
+  EXPECT(cudaFree(0) == cudaSuccess);
+  EXPECT(cudaGetDeviceFlags(&f) == cudaSuccess && f == (cudaDeviceScheduleBlockingSync | cudaDeviceMapHost));
+  EXPECT(cudaSetDeviceFlags(cudaDeviceScheduleSpin | cudaDeviceMapHost) == cudaSuccess);
+  EXPECT(cudaGetDeviceFlags(&f) == cudaSuccess && f == (cudaDeviceScheduleSpin | cudaDeviceMapHost));
+  // A driver API context with CU_CTX_SCHED_YIELD, current to the thread.
+  void* cuda = dlopen("libcuda.so.1", RTLD_NOW);
+  ctx_create_t create = cuda ? (ctx_create_t)dlsym(cuda, "cuCtxCreate_v2") : nullptr;
+  ctx_t destroy = cuda ? (ctx_t)dlsym(cuda, "cuCtxDestroy_v2") : nullptr;
+  void* ctx = nullptr;
+  EXPECT(create && destroy && create(&ctx, 2, 0) == 0);
+  EXPECT(cudaGetDeviceFlags(&f) == cudaSuccess && f == (cudaDeviceScheduleYield | cudaDeviceMapHost));
+  EXPECT(destroy(ctx) == 0);
+  std::printf("PASS\n");
+  return 0;
+}
+"#;
+
+#[test]
+fn device_flags_include_map_host_on_both_runtimes() {
+    let Some((nvcc, libs)) = toolchain() else {
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
+    std::fs::create_dir_all(&dir).expect("test directory");
+    let src = dir.join("device_flags.cu");
+    std::fs::write(&src, DEVICE_FLAGS).expect("write the source");
+    let app = build_shared(&nvcc, "device_flags", &src, &["-ldl"]);
+    run_on_both_engines(&app, &libs);
+    let nvidia = dir.join("device_flags_static");
+    build(
+        &nvcc,
+        [
+            "--cudart".as_ref(),
+            "static".as_ref(),
+            "-gencode".as_ref(),
+            "arch=compute_80,code=compute_80".as_ref(),
+            "-o".as_ref(),
+            nvidia.as_os_str(),
+            src.as_os_str(),
+            "-ldl".as_ref(),
+        ] as [&std::ffi::OsStr; 8],
+    );
+    run_on_both_engines(&nvidia, &libs);
+}
+
+/// Refusals and faults whose reports a CUDA programmer reads: a launch on a destroyed stream
+/// (`cudaLaunchKernel` and `<<<...>>>`: `cudaErrorInvalidResourceHandle`, CUDA Runtime API),
+/// a 32-byte `cudaMemcpy` from a 16-byte `cudaMalloc` (NVIDIA's allocator would hand over
+/// whatever lies after the 16 bytes; ptxjit refuses, `cudaErrorInvalidValue`), a shared
+/// memory load past the CTA's 256 static + 128 dynamic bytes (mode `shared`), and a store far
+/// past a `__device__` array in a module whose `printf` made nvcc's `$str` string (mode
+/// `wild`).
+const REPORTED: &str = r#"#include <cstdio>
+#include <cstring>
+#define EXPECT(c) do { if (!(c)) { std::printf("line %d: %s\n", __LINE__, #c); return 1; } } while (0)
+__device__ int data[4];
+__global__ void fill(int* p) { p[threadIdx.x] = threadIdx.x; }
+__global__ void say(int v) { if (v < 0) printf("never %d\n", v); }
+__global__ void wild(int* p, long off) { p[off] = 1; }
+__global__ void tile(int* out, int i) {
+  __shared__ int s[64];
+  extern __shared__ int more[];
+  s[threadIdx.x] = threadIdx.x;
+  more[threadIdx.x] = 1;
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x + i];
+}
+int main(int argc, char** argv) {
+  int* d = nullptr;
+  EXPECT(cudaMalloc(&d, 128) == cudaSuccess);
+  if (argc > 1 && !strcmp(argv[1], "shared")) {
+    tile<<<1, 32, 128>>>(d, 90);
+    EXPECT(cudaDeviceSynchronize() == cudaErrorIllegalAddress);
+  } else if (argc > 1 && !strcmp(argv[1], "wild")) {
+    say<<<1, 1>>>(1);
+    int* p;
+    EXPECT(cudaGetSymbolAddress((void**)&p, data) == cudaSuccess);
+    wild<<<1, 1>>>(p, atol(argv[2]));
+    EXPECT(cudaDeviceSynchronize() == cudaErrorIllegalAddress);
+  } else {
+    cudaStream_t s;
+    EXPECT(cudaStreamCreate(&s) == cudaSuccess);
+    EXPECT(cudaStreamDestroy(s) == cudaSuccess);
+    void* args[] = {&d};
+    EXPECT(cudaLaunchKernel((const void*)fill, dim3(1), dim3(32), args, 0, s) == cudaErrorInvalidResourceHandle);
+    fill<<<1, 32, 0, s>>>(d);
+    EXPECT(cudaGetLastError() == cudaErrorInvalidResourceHandle);
+    char* small = nullptr;
+    char h[32] = {};
+    EXPECT(cudaMalloc(&small, 16) == cudaSuccess);
+    EXPECT(cudaMemcpy(h, small, 32, cudaMemcpyDeviceToHost) == cudaErrorInvalidValue);
+    EXPECT(cudaMemcpy(h, small, 16, cudaMemcpyDeviceToHost) == cudaSuccess);
+    fill<<<1, 32>>>(d);
+    EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+  }
+  std::printf("PASS\n");
+  return 0;
+}
+"#;
+
+/// Each refusal says why in one line naming the runtime call the program made (not the
+/// driver's), once; a shared-memory fault gives the CTA's shared size; a wild store's
+/// neighbours are the program's variables, never nvcc's own strings.
+#[test]
+fn refusals_and_fault_reports_name_what_the_program_wrote() {
+    let Some((nvcc, libs)) = toolchain() else {
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
+    std::fs::create_dir_all(&dir).expect("test directory");
+    let src = dir.join("reported.cu");
+    std::fs::write(&src, REPORTED).expect("write the source");
+    let app = build_shared(&nvcc, "reported", &src, &["-lineinfo"]);
+    for (engine, err) in run_on_both_engines(&app, &libs) {
+        assert!(!err.contains("cuLaunchKernel"), "{engine}: {err}");
+        let stream = "ptxjit: cudaLaunchKernel: kernel 'fill(int*)' (_Z4fillPi): stream ";
+        let dead = " is not a live stream (destroyed, or never created) \
+                    (cudaErrorInvalidResourceHandle)\n";
+        assert_eq!(err.lines().count(), 2, "{engine}: {err}");
+        assert!(
+            err.starts_with(stream) && err.contains(dead),
+            "{engine}: {err}"
+        );
+        assert!(
+            err.contains("ptxjit: cudaMemcpy: the source, 32 bytes at 0x")
+                && err.contains(", runs 16 bytes past the end of its 16-byte allocation at 0x")
+                && err.ends_with(" (cudaErrorInvalidValue)\n"),
+            "{engine}: {err}"
+        );
+    }
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(&app)
+            .args(args)
+            .env("LD_LIBRARY_PATH", &libs)
+            .env_remove("PTXJIT_TOOL")
+            .env_remove("PTXJIT_TRACE")
+            .output()
+            .expect("run the program");
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(stdout.contains("PASS"), "{args:?}: {stdout}\n{stderr}");
+        stderr
+    };
+    let err = run(&["shared"]);
+    assert!(
+        err.contains("fault in kernel 'tile(int*, int)'")
+            && err.contains("out of bounds load of 4 bytes at shared address 0x180")
+            && err.contains("; the CTA has 384 bytes of shared memory (256 static + 128 dynamic)"),
+        "{err}"
+    );
+    // 64 KiB past `data`: far from every allocation, so the report gives the neighbours.
+    let err = run(&["wild", "16384"]);
+    assert!(
+        err.contains("fault in kernel 'wild(int*, long)'")
+            && err.contains("; neighbours: ")
+            && err.contains("after the end of module variable 'data' (__device__) (16 bytes)")
+            && !err.contains("$str"),
+        "{err}"
+    );
+}
+
 /// Which calls reset the thread's last error, as NVIDIA's runtime answers (its static
 /// runtime, run over this driver, gives the same codes): a successful `cudaFuncSetAttribute`
 /// clears it; successful `cudaFuncGetAttributes`, `cudaMemset` and others keep it. And
@@ -1176,6 +1360,62 @@ fn cuda_cpp_programs_check_themselves_on_both_engines() {
                 "cooperative_groups" => assert!(
                     stderr.lines().count() == 1
                         && stderr.contains("CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE"),
+                    "{name} ({engine}): {stderr}"
+                ),
+                _ => assert!(stderr.is_empty(), "{name} ({engine}): {stderr}"),
+            }
+        }
+    }
+}
+
+/// CUDA C++ programs a Hopper programmer writes (cudart/tests/programs/hopper_*), built for
+/// `compute_90a` PTX and run with compute capability 9.0 reported (`PTXJIT_CC=9.0`) on both
+/// engines, each checking its results against the host's computation: a histogram in
+/// distributed shared memory over a cluster launched with `cudaLaunchKernelEx` and sized with
+/// `cudaOccupancyMaxActiveClusters`; tiles copied with `cuda::memcpy_async` and the TMA bulk
+/// copy `cuda::device::memcpy_async_tx` into `cuda::barrier`s; per-cluster sums handed to
+/// rank 0 through distributed shared memory with a release counter it polls with
+/// `__nanosleep`, in a `__cluster_dims__` kernel.
+#[test]
+fn hopper_programs_check_themselves_on_both_engines() {
+    let Some((nvcc, libs)) = toolchain() else {
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs");
+    for name in [
+        "hopper_cluster_histogram",
+        "hopper_tma_barrier",
+        "hopper_cluster_reduce_nanosleep",
+    ] {
+        let app = build_for(
+            &nvcc,
+            "compute_90a",
+            name,
+            &dir.join(format!("{name}.cu")),
+            &["-lineinfo"],
+        );
+        for engine in ["jit", "interp"] {
+            let run = std::process::Command::new(&app)
+                .env("LD_LIBRARY_PATH", &libs)
+                .env("PTXJIT_ENGINE", engine)
+                .env("PTXJIT_CC", "9.0")
+                .env_remove("PTXJIT_TOOL")
+                .env_remove("PTXJIT_TRACE")
+                .output()
+                .expect("run the program");
+            let stdout = String::from_utf8_lossy(&run.stdout);
+            let stderr = String::from_utf8_lossy(&run.stderr);
+            assert!(
+                run.status.success() && stdout.lines().any(|l| l == "PASS"),
+                "{name} ({engine}): exit {:?}\n{stdout}\n{stderr}",
+                run.status
+            );
+            match name {
+                // The launch whose cluster shape does not divide the grid, and nothing else.
+                "hopper_cluster_histogram" => assert!(
+                    stderr.lines().count() == 1
+                        && stderr.contains("is not a whole number of clusters of [3, 1, 1]")
+                        && stderr.contains("CUDA_ERROR_INVALID_CLUSTER_SIZE"),
                     "{name} ({engine}): {stderr}"
                 ),
                 _ => assert!(stderr.is_empty(), "{name} ({engine}): {stderr}"),

@@ -1,4 +1,5 @@
-// Shared by the examples: stop with a message when a CUDA call fails.
+// Shared by the examples and cudart/tests/programs: stop with a message when a CUDA call
+// fails or a check does not hold.
 #pragma once
 #include <cstdio>
 #include <cstdlib>

@@ -221,6 +221,10 @@ pub struct FaultReport {
     /// .shared` array while the launch gave no dynamic shared memory
     /// ([`LaunchDims::shared_bytes`] 0): the message says how to give some.
     pub no_dynamic_shared: bool,
+    /// A shared-memory access that faulted: the CTA's shared memory, `(static, dynamic)`
+    /// bytes (the kernel's `.shared` variables, the launch's dynamic size), which the report
+    /// gives beside the address.
+    pub shared: Option<(u64, u64)>,
 }
 
 impl FaultReport {
@@ -438,6 +442,12 @@ impl FaultReport {
         }
         if let Some(o @ OutsideDevice::Host(_)) = &self.outside_device {
             return o.advice().to_string();
+        }
+        if let Some((fixed, dynamic)) = self.shared {
+            return format!(
+                "; the CTA has {} bytes of shared memory ({fixed} static + {dynamic} dynamic)",
+                fixed + dynamic
+            );
         }
         match (&self.nearest, &self.neighbours) {
             (Some((label, off, size)), _) => {
@@ -2568,9 +2578,11 @@ fn report(
         .map(|(a, off)| (a.report_name(), off, a.size));
     let neighbours = if global && near.is_none() && r.addr >= 4096 {
         // numba's environment objects (a module variable for each function, which its
-        // kernels never touch) are no neighbour worth naming: the next allocation is.
+        // kernels never touch) and nvcc's own strings (`$str$1`, a printf format) are no
+        // neighbour worth naming: the next allocation is.
         let n = memory.neighbours_where(r.addr, |a| {
             !super::kernel_name::is_numba_environment(&a.label)
+                && !super::kernel_name::is_compiler_internal(&a.label)
         });
         let side = |x: Option<(&crate::runtime::memory::Allocation, u64)>| {
             x.map(|(a, d)| (a.report_name(), a.size, d))
@@ -2662,6 +2674,8 @@ fn report(
         count,
         detail,
         no_dynamic_shared,
+        shared: (r.space == ir::Space::Shared)
+            .then_some((k.static_shared_bytes, u64::from(dims.shared_bytes))),
         frames: device_frames(
             k.inst_locs.get(i).copied().unwrap_or_default(),
             &k.call_frames,

@@ -115,6 +115,14 @@ pub fn is_numba_environment(label: &str) -> bool {
     label.starts_with("_ZN08NumbaEnv")
 }
 
+/// Whether `label` is a module variable the compiler made for itself, not one the program
+/// declared: nvcc's `$str`, `$str$1`, … (the format strings of `printf` and the texts of
+/// `assert`) and `__unnamed_1`, … (the function names `assert` reports): no neighbour a fault
+/// report should name, since the program has no such variable.
+pub fn is_compiler_internal(label: &str) -> bool {
+    label.starts_with("$str") || label.starts_with("__unnamed_")
+}
+
 /// The outcome of a lookup that found no single kernel.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Miss {

@@ -178,7 +178,7 @@ impl Sites<'_> {
     }
 
     /// `'bar.sync' at line 12` for fault-record index `i`.
-    fn describe(&self, i: u32) -> String {
+    pub(super) fn describe(&self, i: u32) -> String {
         match (self.locs.get(i as usize), self.ptx.get(i as usize)) {
             (Some(l), Some(t)) => match self.sources.get(i as usize) {
                 Some(Some(src)) => format!("'{t}' at {} ({src})", self.place(l.line)),
@@ -2263,6 +2263,7 @@ fn release_warp_syncs(
         return false;
     }
     if let Some((c, w)) = check {
+        super::synccheck::check_released_apart(s, free, w, c);
         // Grouped by instruction: one finding per synchronization.
         let mut m = free;
         while m != 0 {

@@ -288,6 +288,55 @@ pub(super) fn check_barrier(states: &mut [Vec<u128>], id: u32, parts: &[usize], 
     }
 }
 
+/// synccheck when the lanes `free` of warp `w` leave their warp-level synchronizations
+/// together (`launch::release_warp_syncs`, before their records are cleared): lanes of a
+/// data-exchanging collective (`shfl.sync`, `vote.sync`, `match.sync`, `redux.sync`) whose
+/// membermask names lanes that were released from another instruction did not execute it
+/// with them: `if (lane < 16) v = __shfl_sync(0xffffffff, v, 0); else v = __shfl_sync(…)`.
+/// CUDA requires every non-exited thread the mask names to execute the same intrinsic with
+/// the same mask (C++ Programming Guide, "Warp Shuffle Functions"); the lanes the mask names
+/// have no value to give. `bar.warp.sync` carries no data: `__syncwarp()` at different
+/// places of one warp is how independent thread scheduling meets (no finding).
+pub(super) fn check_released_apart(s: &[u8], free: u32, w: u32, c: &SyncCheck) {
+    use super::warp::lanes;
+    let inst_of = |l: u32| rd32(s, WSYNC_INST_OFF + 4 * l);
+    let mut m = free;
+    while m != 0 {
+        let inst = inst_of(m.trailing_zeros());
+        let group = lanes(m)
+            .filter(|&k| inst_of(k) == inst)
+            .fold(0u32, |g, k| g | 1 << k);
+        m &= !group;
+        let at = inst.saturating_sub(1);
+        let exchanges = c.sites.ptx.get(at as usize).is_some_and(|t| {
+            ["shfl.", "vote.", "match.", "redux."]
+                .iter()
+                .any(|p| t.starts_with(p))
+        });
+        if !exchanges {
+            continue;
+        }
+        let first = group.trailing_zeros();
+        let mm = rd32(s, WSYNC_MASK_OFF + 4 * first);
+        let apart = free & !group & mm;
+        if apart == 0 {
+            continue;
+        }
+        let other = inst_of(apart.trailing_zeros()).saturating_sub(1);
+        c.sink
+            .record(&c.who, SyncKind::MaskMismatch, at, w, group, || {
+                format!(
+                    "lanes {} of warp {w} execute it with membermask {mm:#010x}, whose lanes \
+                     {} execute {} instead: every non-exited lane a membermask names must \
+                     execute the same instruction with it, or the lanes get undefined values",
+                    fmt_lanes(group),
+                    fmt_lanes(apart),
+                    c.sites.describe(other),
+                )
+            });
+    }
+}
+
 /// synccheck's findings in a CTA that can make no progress: per warp, lanes waiting at a
 /// barrier while other live lanes of the warp are elsewhere (or at another instruction),
 /// warps whose lanes all wait at different barriers than other warps, and lanes waiting at a

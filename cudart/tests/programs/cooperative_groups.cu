@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
-#include "check.h"
+#include "../../../examples/cuda/check.h"
 namespace cg = cooperative_groups;
 __global__ void gridsum(const int *in, int *partial, int *out, int n) {
   cg::grid_group grid = cg::this_grid();

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <unistd.h>
-#include "check.h"
+#include "../../../examples/cuda/check.h"
 __global__ void axpy(float a, const float *x, float *y, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = a * x[i] + y[i]; }
 __global__ void addc(float *y, float c, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] += c; }
 void CUDART_CB hostcount(void *p) { (*(int *)p)++; }

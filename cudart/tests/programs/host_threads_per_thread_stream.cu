@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <thread>
 #include <vector>
-#include "check.h"
+#include "../../../examples/cuda/check.h"
 __global__ void add(float *x, int n, float v) { for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) x[i] += v; }
 __global__ void smem_tex(cudaTextureObject_t t, float4 *out, int w) { int x = threadIdx.x; out[x] = tex1D<float4>(t, x + 0.5f); }
 int main() {

@@ -1,7 +1,7 @@
 // cudaMallocManaged with host access after sync, __managed__, prefetch and advice, pinned,
 // mapped and registered host memory, pointer attributes.
 #include <cstdio>
-#include "check.h"
+#include "../../../examples/cuda/check.h"
 __global__ void inc(int *p, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) p[i] += i; }
 __managed__ int mcount;
 __global__ void count(int n) { if (threadIdx.x + blockIdx.x * blockDim.x < n) atomicAdd(&mcount, 1); }

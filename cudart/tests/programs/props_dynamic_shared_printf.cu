@@ -2,7 +2,7 @@
 // past 48 KiB through cudaFuncSetAttribute (refused before it), occupancy, device printf.
 #include <cstdio>
 #include <cassert>
-#include "check.h"
+#include "../../../examples/cuda/check.h"
 extern __shared__ float dyn[];
 __global__ void rev(const float *in, float *out, int n) {
   for (int i = threadIdx.x; i < n; i += blockDim.x) dyn[i] = in[i];

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <vector>
 #include <atomic>
-#include "check.h"
+#include "../../../examples/cuda/check.h"
 __global__ void scale(float *x, int n, float a) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) x[i] = x[i] * a + 1.0f;

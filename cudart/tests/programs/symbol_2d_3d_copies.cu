@@ -2,7 +2,7 @@
 // address and size), cudaMallocPitch/cudaMemcpy2D/cudaMemset2D, cudaMalloc3D/cudaMemcpy3D
 // with positions; each against the host's computation.
 #include <cstdio>
-#include "check.h"
+#include "../../../examples/cuda/check.h"
 __constant__ float coef[16];
 __device__ int dev_arr[64];
 __global__ void poly(const float *x, float *y, int n) {

@@ -1,7 +1,7 @@
 // Texture objects over a cudaArray (linear filtering, clamp), pitch2D (normalized
 // coordinates, wrap, float4) and linear memory (tex1Dfetch).
 #include <cstdio>
-#include "check.h"
+#include "../../../examples/cuda/check.h"
 __global__ void sample(cudaTextureObject_t t, float *out, int w, int h, float dx) {
   int x = threadIdx.x, y = blockIdx.x;
   if (x < w && y < h) out[y * w + x] = tex2D<float>(t, x + 0.5f + dx, y + 0.5f);

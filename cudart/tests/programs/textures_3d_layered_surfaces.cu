@@ -1,7 +1,7 @@
 // A 3D CUDA array texture, a layered 1D texture, surface writes and a surface store out of
 // range (the fault comes back from the next synchronising call).
 #include <cstdio>
-#include "check.h"
+#include "../../../examples/cuda/check.h"
 __global__ void s3(cudaTextureObject_t t, float *out, int W, int H, int D) {
   int x = threadIdx.x, y = threadIdx.y, z = blockIdx.x;
   out[(z * H + y) * W + x] = tex3D<float>(t, x + 0.5f, y + 0.5f, z + 0.5f);
