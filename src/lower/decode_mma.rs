@@ -279,15 +279,6 @@ pub(super) fn mma(b: &mut Builder, cx: &mut Cx) -> R {
         // ptxas 13.5: "Illegal modifier '.sp' for instruction 'mma'".
         return Err(cx.bad(".kind:: forms of mma.sp need .sp::ordered_metadata, not .sp"));
     }
-    if let (Some(sc), Some(_)) = (scale, sparse) {
-        if sc.kind != MmaScaleKind::Mxf8f6f4 {
-            return Err(cx.unsupported(
-                "mma.sp with .kind::mxf4/.kind::mxf4nvf4 is not supported yet (how the ISA's \
-                 sparsity of packed .e2m1 pairs and their metadata sit in the fragments is in \
-                 its figures only)",
-            ));
-        }
-    }
     let (m, n, k) = shape(cx)?;
     let types = elem_types(cx);
     let [d, a, bt, c] = types[..] else {
@@ -342,6 +333,24 @@ pub(super) fn mma(b: &mut Builder, cx: &mut Cx) -> R {
         }
         ["row", "col"] => {}
         _ => return Err(cx.bad("this mma shape needs .row.col (A row-major, B column-major)")),
+    }
+    if let (Some(sc), Some(_)) = (scale, sparse) {
+        if sc.kind != MmaScaleKind::Mxf8f6f4 {
+            // ptxas 13.5 takes `.m16n8k128 .f32.e2m1.e2m1.f32` with selector 0.
+            use MmaElem::{E2m1, F32};
+            if (m, n, k, a, bt, c, d) != (16, 8, 128, E2m1, E2m1, F32, F32) {
+                return Err(cx.bad(
+                    "no mma.sp .kind::mxf4/::mxf4nvf4 form but .m16n8k128 .f32.e2m1.e2m1.f32",
+                ));
+            }
+            cx.expect_operands(10)?;
+            super::wgmma::imm(cx, 5, "the sparsity selector", &[0])?;
+            return Err(cx.unsupported(
+                "mma.sp with .kind::mxf4/.kind::mxf4nvf4 is not supported yet (how the ISA's \
+                 sparsity of packed .e2m1 pairs and their metadata sit in the fragments is in \
+                 its figures only)",
+            ));
+        }
     }
     if let Some(ordered) = sparse {
         sparse_form(&spec, f8f6f4).map_err(|e| cx.bad(&e))?;

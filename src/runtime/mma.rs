@@ -1172,4 +1172,54 @@ mod tests {
             assert_eq!(canon16(got), canon16(want), "{x:#x}·{y:#x} + {acc:#x}");
         }
     }
+
+    /// Block scaling's factor places (docs/isa-notes.md): row i of A from byte byte-id + j of
+    /// lane 4·(i % 8) + 2·thread-id-a + i / 8, column i of B from lane 4·i + thread-id-b;
+    /// selectors that differ across the warp, out of range, or a `.ue4m3` code with bit 7
+    /// set are errors.
+    #[test]
+    fn block_scale_factors_come_from_the_selected_lanes_and_bytes() {
+        use crate::ir::MmaScaleKind;
+        let sp = MmaSpec {
+            scale: Some(MmaScale {
+                kind: MmaScaleKind::Mxf4,
+                vec: 2,
+                ue4m3: false,
+            }),
+            ..spec(16, 8, 64, MmaElem::E2m1, MmaElem::F32)
+        };
+        let sc = sp.scale.unwrap();
+        // Every lane's bytes 2 and 3 hold 127 + lane and 127 - lane (bytes 0-1 junk).
+        let data: [u64; 32] = std::array::from_fn(|l| {
+            let l = l as u64;
+            0x5a5a | (127 + l) << 16 | (127 - l) << 24
+        });
+        let args = [data, [2; 32], [1; 32], data, [2; 32], [3; 32]];
+        let (sa, sb) = block_factors(&sp, sc, &args).unwrap();
+        let f = |x: u64| f32::from_bits(x as u32);
+        for i in 0..16u32 {
+            let lane = 4 * (i % 8) + 2 + i / 8;
+            assert_eq!(f(sa[2 * i as usize]), 2f32.powi(lane as i32), "row {i}");
+            assert_eq!(f(sa[2 * i as usize + 1]), 2f32.powi(-(lane as i32)), "row {i}");
+        }
+        for i in 0..8u32 {
+            assert_eq!(f(sb[2 * i as usize]), 2f32.powi((4 * i + 3) as i32), "column {i}");
+        }
+        let mut uneven = args;
+        uneven[2][5] = 0;
+        assert!(block_factors(&sp, sc, &uneven).unwrap_err().contains("lane 5"));
+        let mut odd = args;
+        odd[1] = [1; 32];
+        assert!(block_factors(&sp, sc, &odd).unwrap_err().contains("out of range"));
+        let nv = MmaScale {
+            kind: MmaScaleKind::Mxf4nvf4,
+            vec: 4,
+            ue4m3: true,
+        };
+        let zero = [[0; 32]; 6];
+        assert!(block_factors(&sp, nv, &zero).is_ok());
+        let mut high = zero;
+        high[0][0] = 0x80;
+        assert!(block_factors(&sp, nv, &high).unwrap_err().contains("bit 7"));
+    }
 }
