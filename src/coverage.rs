@@ -753,6 +753,7 @@ mod tests {
             "9.7.13.8", // vote (deprecated: without .sync)
             "9.7.14.1", // Matrix shape
             "9.7.14.2", // Matrix data types
+            "9.7.14.3", // Block scaling for mma.sync
             "9.7.14.5.1",
             "9.7.14.5.8", // mma: fragments, m16n8k16 and the like
             "9.7.15.5.1.1",

@@ -349,9 +349,7 @@ impl MmaSpec {
     /// `.e2m3`/`.e3m2` at bits 0-5, `.e2m1` at bits 2-5 of the byte, docs/isa-notes.md).
     /// `.kind::mxf4`/`::mxf4nvf4` pack their `.e2m1` elements eight to a register instead.
     pub fn in_container(&self, e: MmaElem) -> bool {
-        let packed = self
-            .scale
-            .is_some_and(|s| s.kind != MmaScaleKind::Mxf8f6f4);
+        let packed = self.scale.is_some_and(|s| s.kind != MmaScaleKind::Mxf8f6f4);
         self.family == MmaFamily::Mma
             && !packed
             && matches!(e, MmaElem::E2m3 | MmaElem::E3m2 | MmaElem::E2m1)

@@ -436,7 +436,11 @@ fn sparse_form(spec: &MmaSpec, f8f6f4: bool) -> Result<(), String> {
             return Err(format!(
                 "no mma.sp {} form .m{}n{}k{} with types .{d}.{a}.{b}.{c} (.m16n8k64, A and B \
                  .e4m3/.e5m2/.e3m2/.e2m3/.e2m1, C = D {})",
-                if f8f6f4 { ".kind::f8f6f4" } else { ".kind::mxf8f6f4" },
+                if f8f6f4 {
+                    ".kind::f8f6f4"
+                } else {
+                    ".kind::mxf8f6f4"
+                },
                 spec.m,
                 spec.n,
                 spec.k,
@@ -585,9 +589,18 @@ fn block_scale(cx: &Cx) -> Result<Option<MmaScale>, LowerError> {
         (false, false, true) => Some(MmaScaleKind::Mxf4nvf4),
         _ => return Err(cx.bad("more than one .kind")),
     };
-    let scaled_words = ["block_scale", "scale_vec::1X", "scale_vec::2X", "scale_vec::4X"];
+    let scaled_words = [
+        "block_scale",
+        "scale_vec::1X",
+        "scale_vec::2X",
+        "scale_vec::4X",
+    ];
     let Some(kind) = kind else {
-        if let Some(w) = cx.mods.iter().find(|m| scaled_words.contains(m) || **m == "ue8m0" || **m == "ue4m3") {
+        if let Some(w) = cx
+            .mods
+            .iter()
+            .find(|m| scaled_words.contains(m) || **m == "ue8m0" || **m == "ue4m3")
+        {
             // ptxas: "Illegal modifier '.block_scale' for instruction 'mma'".
             return Err(cx.bad(&format!(
                 ".{w} needs .kind::mxf8f6f4, .kind::mxf4 or .kind::mxf4nvf4"
@@ -602,11 +615,15 @@ fn block_scale(cx: &Cx) -> Result<Option<MmaScale>, LowerError> {
         // ptxas: ".block_scale modifier required for instruction 'mma'".
         return Err(cx.bad(".block_scale modifier required with this .kind"));
     }
-    let vecs: Vec<u8> = [(1, "scale_vec::1X"), (2, "scale_vec::2X"), (4, "scale_vec::4X")]
-        .iter()
-        .filter(|(_, w)| cx.has(w))
-        .map(|(v, _)| *v)
-        .collect();
+    let vecs: Vec<u8> = [
+        (1, "scale_vec::1X"),
+        (2, "scale_vec::2X"),
+        (4, "scale_vec::4X"),
+    ]
+    .iter()
+    .filter(|(_, w)| cx.has(w))
+    .map(|(v, _)| *v)
+    .collect();
     let ue4m3 = match (cx.has("ue8m0"), cx.has("ue4m3")) {
         (true, false) => false,
         (false, true) => true,

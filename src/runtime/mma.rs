@@ -65,9 +65,7 @@ use super::env::{CtaEnv, FaultKind};
 use super::fp::{self, Arith, Fmt};
 use super::minifloat;
 use super::warp::{lanes, WarpDesc};
-use crate::ir::{
-    MiniFmt, MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaScale, MmaSpec, Round, Space,
-};
+use crate::ir::{MiniFmt, MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaScale, MmaSpec, Round, Space};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::OnceLock;
@@ -755,7 +753,11 @@ fn block_factors(
                 args[k][l] & 0xffff
             ));
         }
-        let step = if what.starts_with("byte") { u64::from(sc.vec) } else { 1 };
+        let step = if what.starts_with("byte") {
+            u64::from(sc.vec)
+        } else {
+            1
+        };
         if v > max || v % step != 0 {
             return Err(format!(
                 "mma block_scale: {what} {v} is out of range with .scale_vec::{}X",
@@ -777,17 +779,18 @@ fn block_factors(
             let l = lane(i, tid) as usize;
             for j in 0..nv {
                 let code = (args[data][l] >> (8 * (bid + j))) as u8;
-                out.push(
-                    scale_value(code, !sc.ue4m3)
-                        .map_err(|e| format!("mma block_scale: scale-{which}-data of lane {l}: {e}"))?,
-                );
+                out.push(scale_value(code, !sc.ue4m3).map_err(|e| {
+                    format!("mma block_scale: scale-{which}-data of lane {l}: {e}")
+                })?);
             }
         }
         Ok::<_, String>(out)
     };
     // Row i of A: the pair of lanes `thread-id-a` selects in quad i % 8, its first lane for
     // rows 0-7 and its second for rows 8-15; column i of B: lane `thread-id-b` of quad i.
-    let sa = factors('a', 0, u32::from(spec.m), &|i, t| 4 * (i % 8) + 2 * t + i / 8)?;
+    let sa = factors('a', 0, u32::from(spec.m), &|i, t| {
+        4 * (i % 8) + 2 * t + i / 8
+    })?;
     let sb = factors('b', 3, u32::from(spec.n), &|i, t| 4 * i + t)?;
     Ok((sa, sb))
 }
@@ -1200,17 +1203,29 @@ mod tests {
         for i in 0..16u32 {
             let lane = 4 * (i % 8) + 2 + i / 8;
             assert_eq!(f(sa[2 * i as usize]), 2f32.powi(lane as i32), "row {i}");
-            assert_eq!(f(sa[2 * i as usize + 1]), 2f32.powi(-(lane as i32)), "row {i}");
+            assert_eq!(
+                f(sa[2 * i as usize + 1]),
+                2f32.powi(-(lane as i32)),
+                "row {i}"
+            );
         }
         for i in 0..8u32 {
-            assert_eq!(f(sb[2 * i as usize]), 2f32.powi((4 * i + 3) as i32), "column {i}");
+            assert_eq!(
+                f(sb[2 * i as usize]),
+                2f32.powi((4 * i + 3) as i32),
+                "column {i}"
+            );
         }
         let mut uneven = args;
         uneven[2][5] = 0;
-        assert!(block_factors(&sp, sc, &uneven).unwrap_err().contains("lane 5"));
+        assert!(block_factors(&sp, sc, &uneven)
+            .unwrap_err()
+            .contains("lane 5"));
         let mut odd = args;
         odd[1] = [1; 32];
-        assert!(block_factors(&sp, sc, &odd).unwrap_err().contains("out of range"));
+        assert!(block_factors(&sp, sc, &odd)
+            .unwrap_err()
+            .contains("out of range"));
         let nv = MmaScale {
             kind: MmaScaleKind::Mxf4nvf4,
             vec: 4,
