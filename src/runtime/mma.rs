@@ -41,6 +41,21 @@
 //! for `.tf32`, a field other than `0b0100` and `0b1110`) faults
 //! ([`FaultKind::SparseMetadata`]) and the instruction writes nothing.
 //!
+//! # Block scaling (`.block_scale`, §9.7.14.3)
+//! `.kind::mxf8f6f4` (`.kind::f8f6f4`'s containers) and `.kind::mxf4`/`::mxf4nvf4` (`.e2m1`
+//! packed eight to a register, the `.s4` `.m16n8k64` layout: [`MmaSpec::in_container`] is
+//! false for them) compute `D = (A·scale_A)·(B·scale_B) + C`: each row of A (column of B) is
+//! cut along K into `.scale_vec::NX` blocks, block `c` multiplied by its own `.ue8m0` or
+//! `.ue4m3` factor. Six operands follow C (and `mma.sp`'s metadata): `scale-a-data`,
+//! `byte-id-a`, `thread-id-a`, `scale-b-data`, `byte-id-b`, `thread-id-b`. Row i of A takes
+//! block c's factor from byte `byte-id-a + c` of lane `4·(i % 8) + 2·thread-id-a + i / 8`'s
+//! `scale-a-data`, column j of B from byte `byte-id-b + c` of lane `4·j + thread-id-b`'s
+//! `scale-b-data` (ptxjit's reading of the ISA's figures, docs/isa-notes.md). The selectors
+//! must be the same in every lane and in ptxas's ranges, and a `.ue4m3` factor must have bit
+//! 7 clear; otherwise the instruction faults ([`FaultKind::Unsupported`]) and writes
+//! nothing. Each element widens exactly to f32 and is multiplied by its factor (one f32
+//! rounding), then the sum runs as for `.f32` inputs below.
+//!
 //! `wmma` fragments are ptxjit's choice, as the ISA leaves them to the implementation: lane `l`
 //! holds elements `e = 0..E` of the matrix in row-major order at linear index
 //! `(l·E + e) mod (rows·cols)`, E being the fragment's element count ([`MmaSpec::elems`]);
@@ -758,7 +773,7 @@ fn block_factors(
         } else {
             1
         };
-        if v > max || v % step != 0 {
+        if v > max || !v.is_multiple_of(step) {
             return Err(format!(
                 "mma block_scale: {what} {v} is out of range with .scale_vec::{}X",
                 sc.vec
