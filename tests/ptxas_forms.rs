@@ -56,7 +56,8 @@ fn check(family: &str, unsupported_ok: impl Fn(&str) -> bool) {
             (false, Ok(_)) => bad.push(format!("ptxas refuses `{inst}`; ptxjit loads it")),
             (false, Err(e)) => {
                 let msg = e.to_string();
-                if !msg.contains("k.ptx:7:1") || msg.contains("unsupported instruction") {
+                // The instruction's line (the column of the instruction or of the operand).
+                if !msg.contains("k.ptx:7:") || msg.contains("unsupported instruction") {
                     bad.push(format!("ptxas refuses `{inst}`; ptxjit says: {msg}"));
                 }
             }
@@ -121,4 +122,15 @@ fn tcgen05_sparse_forms() {
 #[test]
 fn multimem_types_and_operations() {
     check("multimem", |_| false);
+}
+
+/// `mma` with block scaling (`.kind::mxf8f6f4`/`::mxf4`/`::mxf4nvf4 .block_scale`): each kind,
+/// `.scale_vec`, scale type and shape, the byte-id/thread-id selectors, the element and
+/// accumulator types, the targets, and `mma.sp{::ordered_metadata}` with `.kind::f8f6f4` and
+/// the block-scaled kinds. ptxjit does not run the sparse `.kind::mxf4`/`::mxf4nvf4` forms yet.
+#[test]
+fn mma_block_scale_kinds_and_selectors() {
+    check("mma_block_scale", |inst| {
+        inst.starts_with("mma.sp") && inst.contains("kind::mxf4")
+    });
 }

@@ -2944,10 +2944,72 @@ fn mma_kind_f8f6f4_follows_ptxas() {
                 .to_string(),
             "needs .b32 or .f16x2 registers",
         ),
-        // Block scaling and the sparse kind are not implemented: a load error naming them.
+        // The sparse .kind::mxf4/::mxf4nvf4 forms are not implemented: a load error naming them.
         (
-            format!("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::f8f6f4.f32.e2m1.e3m2.f32 {m}, %r9, 0"),
+            "mma.sp::ordered_metadata.sync.aligned.m16n8k128.row.col.kind::mxf4.block_scale.f32.e2m1.e2m1.f32.ue8m0 \
+             {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%f1, %f2, %f3, %f4}, %r9, 0, \
+             %r10, {0, 0}, %r11, {0, 0}"
+                .to_string(),
             "not supported",
+        ),
+        // "Illegal modifier '.sp' for instruction 'mma'"
+        (
+            "mma.sp.sync.aligned.m16n8k64.row.col.kind::f8f6f4.f32.e2m1.e3m2.f32 {%f1, %f2, %f3, %f4}, \
+             {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%f1, %f2, %f3, %f4}, %r9, 0"
+                .to_string(),
+            "need .sp::ordered_metadata",
+        ),
+        // "Argument 5 of instruction 'mma': unexpected value '1', expected to be 0"
+        (
+            "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::f8f6f4.f32.e2m1.e3m2.f32 \
+             {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%f1, %f2, %f3, %f4}, %r9, 1"
+                .to_string(),
+            "sparsity selector",
+        ),
+        // "Incorrect instruction type specified for Sparse mma with shape '.m16n8k32'"
+        (
+            format!("mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e3m2.f32 {m}, %r9, 0"),
+            "no mma.sp .kind::f8f6f4 form",
+        ),
+        // ".block_scale modifier required for instruction 'mma'"
+        (
+            format!("mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.f32.e4m3.e4m3.f32.ue8m0 {m}, %r9, {{0, 0}}, %r10, {{0, 0}}"),
+            ".block_scale modifier required",
+        ),
+        // "Illegal modifier '.scale_vec::2X' for instruction 'mma'"
+        (
+            format!("mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::2X.f32.e4m3.e4m3.f32.ue8m0 {m}, %r9, {{0, 0}}, %r10, {{0, 0}}"),
+            "does not go with this .kind",
+        ),
+        // ".scale_vec_size modifier required for instruction 'mma'"
+        (
+            format!("mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.f32.e2m1.e2m1.f32.ue8m0 {m}, %r9, {{0, 0}}, %r10, {{0, 0}}"),
+            "needs .scale_vec::2X or .scale_vec::4X",
+        ),
+        // "Illegal modifier '.kind::mxf4' for instruction 'mma' with type '.ue4m3'"
+        (
+            format!("mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.f32.e2m1.e2m1.f32.ue4m3 {m}, %r9, {{0, 0}}, %r10, {{0, 0}}"),
+            ".ue4m3 scale factors need",
+        ),
+        // "Unexpected instruction types specified for 'mma'" (an f16 accumulator)
+        (
+            format!("mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.f16.e4m3.e4m3.f16.ue8m0 {h}, %r9, {{0, 0}}, %r10, {{0, 0}}"),
+            "no block-scaled mma form",
+        ),
+        // "Argument 5 of instruction 'mma': value '2' out of range, expected to be in range [0..1]"
+        (
+            format!("mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.f32.e4m3.e4m3.f32.ue8m0 {m}, %r9, {{0, 2}}, %r10, {{0, 0}}"),
+            "thread-id-a must be in [0, 1]",
+        ),
+        // "Argument 7 of instruction 'mma': unexpected value '3', expected to be 0 or 2"
+        (
+            format!("mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.f32.e2m1.e2m1.f32.ue8m0 {m}, %r9, {{0, 0}}, %r10, {{3, 0}}"),
+            "byte-id-b must be in [0, 2]",
+        ),
+        // "Arguments mismatch for instruction 'mma'" (no scale operands)
+        (
+            format!("mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.f32.e4m3.e4m3.f32.ue8m0 {m}"),
+            "expects 8 operands",
         ),
     ] {
         let e = front_end(&kernel("sm_120a", &inst), "k.ptx")

@@ -62,12 +62,14 @@ class Group:
         self.header = header
         self.cases = []
         self.target = target  # a `.target` line before the header (it holds for later groups)
+        self.version = None  # a `.version` line before the header (it holds too)
 
     def case(self, comment, lanes, init=None, expect=None):
         self.cases.append((comment, lanes, init or {}, expect or {}))
 
     def text(self):
         out = "".join(f"# {c}\n" for c in self.comment.strip().split("\n")) if self.comment else ""
+        out += f".version {self.version}\n" if self.version else ""
         out += f".target {self.target}\n" if self.target else ""
         out += f">>> {self.header}\n"
         for comment, lanes, init, expect in self.cases:
@@ -550,6 +552,173 @@ def mma_sp_group(shape, dt, at, ct, sel):
     return g
 
 
+# Block scaling (PTX ISA §9.7.14.3 "Block Scaling for mma.sync", §9.7.14.5.14): D = C +
+# (A·scale_A)·(B·scale_B), each row of A (column of B) cut along K into `vec` blocks, block j
+# scaled by its own factor: .ue8m0 code e is 2^(e - 127), .ue4m3 an e4m3 without sign bit.
+# Where the factors sit in scale-a-data / scale-b-data (the ISA's figures; docs/isa-notes.md,
+# to be checked on a GPU): row i of A in lane 4*(i % 8) + 2*thread-id-a + i // 8, column j of
+# B in lane 4*j + thread-id-b, block b's factor in byte byte-id + b of that lane's register;
+# every other lane and byte is random and must not matter. Elements: .kind::mxf8f6f4 in
+# 8-bit containers (the .e4m3 layout), .kind::mxf4/::mxf4nvf4 .e2m1 packed eight to a
+# register (the .s4 m16n8k64 layout). Scaled elements are exact f32 values; the sum as
+# mma_float (one f32 rounding per k).
+
+def ue8m0_value(code):
+    return F(2) ** (code - 127)
+
+
+def scale_code(ue4m3):
+    if ue4m3:
+        return R.randrange(0x18, 0x58)  # 2^-4 .. 2^3.9, normal
+    return 127 + R.randint(-6, 6)
+
+
+def scale_val(code, ue4m3):
+    if ue4m3:
+        e, m = code >> 3, code & 7
+        return F(8 + m, 8) * F(2) ** (e - 7)
+    return ue8m0_value(code)
+
+
+def mma_block_scale_group(kind, at, bt, vec, stype, sel_a, sel_b, sparse=False, regs=False,
+                          cases=2):
+    """One block-scaled mma (or mma.sp::ordered_metadata) form; sel_a/sel_b are the
+    (byte-id, thread-id) pairs, as immediates or (regs) b16 registers."""
+    packed = kind != "kind::mxf8f6f4"  # .e2m1 two to a byte, eight to a register
+    k = (64 if packed else 32) * (2 if sparse else 1)
+    m, n = 16, 8
+    shape = f"m16n8k{k}"
+    w = 4 if packed else 8
+    ue4m3 = stype == "ue4m3"
+    kstored = k // 2 if sparse else k
+    na, nb, nc = m * kstored // 32, count(k, n), count(m, n)
+    ra, rb = na * w // 32, nb * w // 32
+    D, A_, B_, C_ = names("d", 4), names("a", ra), names("b", rb), names("c", 4)
+    words = ["mma.sp::ordered_metadata" if sparse else "mma", "sync.aligned", shape, "row.col",
+             kind, "block_scale", f"scale_vec::{vec}X", "f32", at, bt, "f32", stype]
+    if regs:
+        sels = "sa, {ba, ta}, sb, {bb, tb}"
+    else:
+        sels = f"sa, {{{sel_a[0]}, {sel_a[1]}}}, sb, {{{sel_b[0]}, {sel_b[1]}}}"
+    ptx = (f"{'.'.join(words)} {{{','.join(D)}}}, {{{','.join(A_)}}}, {{{','.join(B_)}}}, "
+           f"{{{','.join(C_)}}}, " + ("e, 0, " if sparse else "") + sels)
+    sig = (" ".join(f"{x}:f32" for x in D) + " <- " + " ".join(f"{x}:b32" for x in A_ + B_) +
+           " " + " ".join(f"{x}:f32" for x in C_) + (" e:b32" if sparse else "") + " sa:b32" +
+           (" ba:b16 ta:b16" if regs else "") + " sb:b32" + (" bb:b16 tb:b16" if regs else ""))
+    g = Group(None, f"{ptx} :: {sig}")
+
+    def rnd_elem(fmt):
+        if packed:
+            return R.randrange(16)  # any .e2m1 code, zeros and subnormals included
+        return rand_float(fmt)
+
+    def val(fmt, x):
+        return narrow_value("e2m1", x << 2) if packed else value(fmt, x)
+
+    pos_a = (lambda l, i: a_pos(f"m16n8k{kstored}", "s4" if packed else "s8", l, i))
+    pos_b = (lambda l, i: b_pos(shape, "s4" if packed else "s8", l, i))
+    for _ in range(cases):
+        stored = [[rnd_elem(at) for _ in range(kstored)] for _ in range(m)]
+        Bb = [[rnd_elem(bt) for _ in range(n)] for _ in range(k)]
+        Cb = [[rand_float("f32", -1, 4) for _ in range(n)] for _ in range(m)]
+        if sparse:  # 2:4 in ordered pairs, as mma_sp_group
+            chunks = k // 4
+            meta = [[0] * chunks for _ in range(m)]
+            Av = [[F(0)] * k for _ in range(m)]
+            for i in range(m):
+                for c in range(chunks):
+                    i0, i1 = sorted(R.sample(range(4), 2))
+                    meta[i][c] = i0 | i1 << 2
+                    Av[i][4 * c + i0] = val(at, stored[i][2 * c])
+                    Av[i][4 * c + i1] = val(at, stored[i][2 * c + 1])
+        else:
+            Av = [[val(at, x) for x in r] for r in stored]
+        sfa = [[scale_code(ue4m3) for _ in range(vec)] for _ in range(m)]
+        sfb = [[scale_code(ue4m3) for _ in range(vec)] for _ in range(n)]
+        blk = k // vec
+        A = [[Av[i][kk] * scale_val(sfa[i][kk // blk], ue4m3) for kk in range(k)]
+             for i in range(m)]
+        B = [[val(bt, Bb[kk][j]) * scale_val(sfb[j][kk // blk], ue4m3) for j in range(n)]
+             for kk in range(k)]
+        Db = mma_float(A, B, Cb, "f32")
+        sa = [R.randrange(1 << 32) for _ in range(32)]
+        sb = [R.randrange(1 << 32) for _ in range(32)]
+        for i in range(m):
+            lane = 4 * (i % 8) + 2 * sel_a[1] + i // 8
+            for j in range(vec):
+                sh = 8 * (sel_a[0] + j)
+                sa[lane] = sa[lane] & ~(0xFF << sh) | sfa[i][j] << sh
+        for c in range(n):
+            lane = 4 * c + sel_b[1]
+            for j in range(vec):
+                sh = 8 * (sel_b[0] + j)
+                sb[lane] = sb[lane] & ~(0xFF << sh) | sfb[c][j] << sh
+        lanes = {}
+        for lane in range(32):
+            gid, t = lane >> 2, lane % 4
+            ar = regs_of(pos_a, lane, na, stored, w)
+            br = regs_of(pos_b, lane, nb, Bb, w)
+            cr = regs_of(lambda l, i: c_pos(shape, l, i), lane, nc, Cb, 32)
+            dr = regs_of(lambda l, i: c_pos(shape, l, i), lane, nc, Db, 32)
+            ins = [hx(x) for x in ar + br] + [f32s(x) for x in cr]
+            if sparse:
+                ins.append(hx(pack(meta[gid][4 * t:4 * t + 4], 4) |
+                              pack(meta[gid + 8][4 * t:4 * t + 4], 4) << 16))
+            ins.append(hx(sa[lane]))
+            if regs:
+                ins += [hx(sel_a[0], 4), hx(sel_a[1], 4)]
+            ins.append(hx(sb[lane]))
+            if regs:
+                ins += [hx(sel_b[0], 4), hx(sel_b[1], 4)]
+            lanes[lane] = (ins, [f32s(x) for x in dr])
+        g.case("random inputs and scale factors" + (", 2:4 sparse A" if sparse else ""), lanes)
+    return g
+
+
+def mma_sp_f8f6f4_group(dt, at, bt, cases=2):
+    """mma.sp::ordered_metadata .kind::f8f6f4 .m16n8k64: as the .e4m3 mma.sp rows (2:4 of
+    8-bit containers, stored half in the dense .m16n8k32 A layout, selector 0), the 6- and
+    4-bit elements in their containers."""
+    m, n, k = 16, 8, 64
+    na, nb, nc = m * 32 // 32, count(k, n), count(m, n)
+    acc_w = 16 if dt == "f16" else 32
+    rc = nc * acc_w // 32
+    kind_c = reg_kind(dt)
+    D, A_, B_, C_ = names("d", rc), names("a", na // 4), names("b", nb // 4), names("c", rc)
+    ptx = (f"mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::f8f6f4.{dt}.{at}.{bt}."
+           f"{dt} {{{','.join(D)}}}, {{{','.join(A_)}}}, {{{','.join(B_)}}}, {{{','.join(C_)}}}, "
+           "e, 0")
+    sig = (" ".join(f"{x}:{kind_c}" for x in D) + " <- " + " ".join(f"{x}:b32" for x in A_ + B_)
+           + " " + " ".join(f"{x}:{kind_c}" for x in C_) + " e:b32")
+    g = Group(None, f"{ptx} :: {sig}")
+    for _ in range(cases):
+        stored = [[rand_float(at) for _ in range(32)] for _ in range(m)]
+        Bb = [[rand_float(bt) for _ in range(n)] for _ in range(k)]
+        Cb = [[rand_float(dt, -1, 4) for _ in range(n)] for _ in range(m)]
+        meta = [[0] * 16 for _ in range(m)]
+        A = [[F(0)] * k for _ in range(m)]
+        for i in range(m):
+            for c in range(16):
+                i0, i1 = sorted(R.sample(range(4), 2))
+                meta[i][c] = i0 | i1 << 2
+                A[i][4 * c + i0] = value(at, stored[i][2 * c])
+                A[i][4 * c + i1] = value(at, stored[i][2 * c + 1])
+        B = [[value(bt, x) for x in r] for r in Bb]
+        Db = mma_float(A, B, Cb, dt)
+        lanes = {}
+        for lane in range(32):
+            gid, t = lane >> 2, lane % 4
+            ar = regs_of(lambda l, i: a_pos("m16n8k32", "s8", l, i), lane, na, stored, 8)
+            br = regs_of(lambda l, i: b_pos("m16n8k64", "s8", l, i), lane, nb, Bb, 8)
+            cr = regs_of(lambda l, i: c_pos("m16n8k64", l, i), lane, nc, Cb, acc_w)
+            dr = regs_of(lambda l, i: c_pos("m16n8k64", l, i), lane, nc, Db, acc_w)
+            e = pack(meta[gid][4 * t:4 * t + 4], 4) | pack(meta[gid + 8][4 * t:4 * t + 4], 4) << 16
+            lanes[lane] = ([hx(x) for x in ar + br] + [fmt_reg(kind_c, x) for x in cr] + [hx(e)],
+                           [fmt_reg(kind_c, x) for x in dr])
+        g.case("random 2:4 sparse A (ordered), selector 0", lanes)
+    return g
+
+
 def gen_mma():
     R.seed("mma")  # each table its own stream: adding rows elsewhere leaves it
     groups = []
@@ -639,6 +808,40 @@ def gen_mma():
             g.target = "sm_120a"
             first = False
         groups.append(g)
+    R.seed("mma_block_scale")  # after the rows above, which keep their values
+    B = mma_block_scale_group
+    for comment, g in [
+        (".kind::mxf8f6f4 .e4m3 x .e4m3, .scale_vec::1X .ue8m0, byte-id 0, thread-id 0",
+         B("kind::mxf8f6f4", "e4m3", "e4m3", 1, "ue8m0", (0, 0), (0, 0))),
+        (".kind::mxf8f6f4 .e2m1 x .e3m2, byte-ids 3 and 1, thread-id-a 1, thread-id-b 3",
+         B("kind::mxf8f6f4", "e2m1", "e3m2", 1, "ue8m0", (3, 1), (1, 3))),
+        (".kind::mxf8f6f4 .e5m2 x .e2m3, byte-ids 2 and 0, thread-ids 1 and 2, in .b16 registers",
+         B("kind::mxf8f6f4", "e5m2", "e2m3", 1, "ue8m0", (2, 1), (0, 2), regs=True)),
+        (".kind::mxf4 .e2m1 (packed), .scale_vec::2X .ue8m0 (a factor per 32 columns of K), "
+         "byte-ids 2 and 0, thread-ids 0 and 1",
+         B("kind::mxf4", "e2m1", "e2m1", 2, "ue8m0", (2, 0), (0, 1))),
+        (".kind::mxf4nvf4 .scale_vec::2X .ue8m0, byte-ids 0 and 2, thread-ids 1 and 3",
+         B("kind::mxf4nvf4", "e2m1", "e2m1", 2, "ue8m0", (0, 1), (2, 3))),
+        (".kind::mxf4nvf4 .scale_vec::4X .ue4m3 (a factor per 16 columns of K), thread-ids 1 "
+         "and 2", B("kind::mxf4nvf4", "e2m1", "e2m1", 4, "ue4m3", (0, 1), (0, 2))),
+        ("mma.sp::ordered_metadata .kind::mxf8f6f4 .m16n8k64 .e4m3 x .e2m1: one factor per row "
+         "of A over all 64 columns of K (.scale_vec::1X)",
+         B("kind::mxf8f6f4", "e4m3", "e2m1", 1, "ue8m0", (1, 1), (2, 2), sparse=True)),
+    ]:
+        g.comment = comment
+        groups.append(g)
+    for comment, g in [
+        ("mma.sp::ordered_metadata .kind::f8f6f4 .m16n8k64 .e2m1 x .e3m2, f32 accumulator",
+         mma_sp_f8f6f4_group("f32", "e2m1", "e3m2")),
+        ("mma.sp::ordered_metadata .kind::f8f6f4 .m16n8k64 .e4m3 x .e2m3, f16 accumulator",
+         mma_sp_f8f6f4_group("f16", "e4m3", "e2m3")),
+    ]:
+        g.comment = comment
+        groups.append(g)
+    g = B("kind::mxf4nvf4", "e2m1", "e2m1", 4, "ue8m0", (0, 0), (0, 1))
+    g.comment = ".kind::mxf4nvf4 .scale_vec::4X .ue8m0 (PTX ISA 9.1)"
+    g.version = "9.1"
+    groups.append(g)
     write("mma.isa", """
 mma.sync (PTX ISA §9.7.14.5: "Matrix Fragments for mma.m*n*k*" (the per-shape fragment
 layouts), §9.7.14.5.14 "mma"). Inputs are random, seeded; fragments placed by the ISA's layout
@@ -647,7 +850,10 @@ host: products exact; the floating-point sum from C over k = 0, 1, ... with one 
 nearest even in the accumulator type per step (docs/isa-notes.md, "Order and precision of the
 floating-point sum in mma/wmma.mma": the ISA leaves the order unspecified, this is ptxjit's);
 integer sums exact, wrapped to 32 bits, or clamped with .satfinite; .b1: C + popc of the XOR or
-AND of a row of A and a column of B. The .kind::f8f6f4 rows (sm_120a) follow the others.""",
+AND of a row of A and a column of B. The .kind::f8f6f4 rows (sm_120a) follow the others, then
+the block-scaled ones (§9.7.14.3: D = C + (A·scale_A)·(B·scale_B), the scale factors' places
+in scale-a-data/scale-b-data as gen_warp.py's mma_block_scale_group and docs/isa-notes.md give
+them) and mma.sp::ordered_metadata with .kind::f8f6f4.""",
           groups)
 
 

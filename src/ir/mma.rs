@@ -199,6 +199,35 @@ pub struct MmaSpec {
     /// `.rp`; PTX ISA §9.7.14.4.4 `wmma.mma`, §9.7.14.5.14 `mma`); [`Round::Nearest`] for
     /// every other form.
     pub rnd: Round,
+    /// `.block_scale` (PTX ISA §9.7.14.3 "Block Scaling for mma.sync"): A and B are scaled
+    /// per block of K by factors from the `scale-a-data`/`scale-b-data` operands
+    /// ([`MmaScale`]); `None` for an unscaled multiply.
+    pub scale: Option<MmaScale>,
+}
+
+/// The `.kind` of a block-scaled `mma` (PTX ISA §9.7.14.5.14, Table 36).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MmaScaleKind {
+    /// `.kind::mxf8f6f4`: `.kind::f8f6f4`'s inputs in 8-bit containers, `.ue8m0` factors.
+    Mxf8f6f4,
+    /// `.kind::mxf4`: `.e2m1` inputs packed eight to a register, `.ue8m0` factors.
+    Mxf4,
+    /// `.kind::mxf4nvf4`: as `.kind::mxf4`, `.ue8m0` or `.ue4m3` factors.
+    Mxf4nvf4,
+}
+
+/// The block scaling of a `.block_scale` `mma`: each row of A (column of B) is cut along K
+/// into `vec` blocks (`.scale_vec::1X/2X/4X`), each multiplied by its own factor of type
+/// `.ue8m0` (2^(e − 127)) or `.ue4m3` (an e4m3 without sign). The operands after C (after the
+/// sparsity selector for `mma.sp`) are `scale-a-data`, `byte-id-a`, `thread-id-a`,
+/// `scale-b-data`, `byte-id-b`, `thread-id-b`, six 32-bit values (`runtime::mma`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MmaScale {
+    pub kind: MmaScaleKind,
+    /// Factors per row of A and column of B: 1, 2 or 4.
+    pub vec: u8,
+    /// `.ue4m3` factors (else `.ue8m0`).
+    pub ue4m3: bool,
 }
 
 /// The sparsity of a sparse `mma.sp` (PTX ISA §9.7.14.6.1 "Sparse matrix storage"): in each
@@ -236,6 +265,7 @@ impl MmaSpec {
             bop: MmaBitOp::None,
             sparse: None,
             rnd: Round::Nearest,
+            scale: None,
         }
     }
 
@@ -250,7 +280,8 @@ impl MmaSpec {
     /// Elements per sparsity chunk of A's rows (4 for 2:4, 2 for `.tf32`'s 1:2, 8 for the
     /// 4-bit types' 4:8 in pairs). Each chunk has a 4-bit field of metadata.
     pub fn chunk(&self) -> u32 {
-        match self.a.bits() {
+        // Elements in 8-bit containers (`.kind::f8f6f4`) are 2:4 as 8-bit inputs are.
+        match self.slot_bits(self.a) {
             32 => 2,
             4 => 8,
             _ => 4,
@@ -316,8 +347,12 @@ impl MmaSpec {
     /// Whether elements of type `e` sit one to an 8-bit container in this multiply's
     /// registers: the 6- and 4-bit inputs of `mma`'s `.kind::f8f6f4` (PTX ISA §9.7.14.5.14;
     /// `.e2m3`/`.e3m2` at bits 0-5, `.e2m1` at bits 2-5 of the byte, docs/isa-notes.md).
+    /// `.kind::mxf4`/`::mxf4nvf4` pack their `.e2m1` elements eight to a register instead.
     pub fn in_container(&self, e: MmaElem) -> bool {
-        self.family == MmaFamily::Mma && matches!(e, MmaElem::E2m3 | MmaElem::E3m2 | MmaElem::E2m1)
+        let packed = self.scale.is_some_and(|s| s.kind != MmaScaleKind::Mxf8f6f4);
+        self.family == MmaFamily::Mma
+            && !packed
+            && matches!(e, MmaElem::E2m3 | MmaElem::E3m2 | MmaElem::E2m1)
     }
 
     /// Bits one element of type `e` takes in a register: [`MmaElem::bits`], or 8 for an
@@ -360,6 +395,15 @@ impl fmt::Display for MmaSpec {
             write!(f, ".sp{o}.selector{}", sp.selector)?;
         }
         write!(f, ".m{}n{}k{}", self.m, self.n, self.k)?;
+        if let Some(sc) = self.scale {
+            let kind = match sc.kind {
+                MmaScaleKind::Mxf8f6f4 => "mxf8f6f4",
+                MmaScaleKind::Mxf4 => "mxf4",
+                MmaScaleKind::Mxf4nvf4 => "mxf4nvf4",
+            };
+            let st = if sc.ue4m3 { "ue4m3" } else { "ue8m0" };
+            write!(f, ".kind::{kind}.block_scale.scale_vec::{}X.{st}", sc.vec)?;
+        }
         if self.quad_pairs() {
             let l = |col: bool| if col { "col" } else { "row" };
             write!(f, ".{}.{}", l(self.a_col), l(!self.b_row))?;

@@ -27,7 +27,7 @@ pub mod wgmma;
 
 pub use cluster::{ClusterBarOp, ClusterDirectives};
 pub use mbarrier::MbarOp;
-pub use mma::{MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSparse, MmaSpec};
+pub use mma::{MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaScale, MmaScaleKind, MmaSparse, MmaSpec};
 pub use ops::{Effect, Op, OP_TABLE};
 pub use tcgen05::{
     Tc05Collector, Tc05CpShape, Tc05CpUnpack, Tc05Kind, Tc05Op, Tc05Red, Tc05RedType, Tc05Shape,

@@ -386,6 +386,10 @@ impl Op {
                 if spec.sparse.is_some() {
                     want.push(Type::I32);
                 }
+                if spec.scale.is_some() {
+                    // scale-a-data, byte-id-a, thread-id-a and the same for B.
+                    want.extend([Type::I32; 6]);
+                }
                 let want_res = vec![td; nd as usize];
                 if args != want.as_slice() || res != want_res.as_slice() {
                     return Err(format!(

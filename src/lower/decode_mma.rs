@@ -21,10 +21,10 @@ use super::super::build::{Builder, Var};
 use super::super::LowerError;
 use super::{space_of, Cx};
 use crate::ir::{
-    MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSparse, MmaSpec, Op, Round, SReg, ShflMode, Sign,
-    Space, Tc05CpUnpack, Type,
+    MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaScale, MmaScaleKind, MmaSparse, MmaSpec, Op, Round,
+    SReg, ShflMode, Sign, Space, Tc05CpUnpack, Type,
 };
-use crate::ptx::ast::Operand;
+use crate::ptx::ast::{Literal, Operand};
 use crate::ptx::target::Version;
 
 type R = Result<(), LowerError>;
@@ -137,6 +137,25 @@ fn mma_form(spec: &MmaSpec, f8f6f4: bool) -> Result<(), String> {
     let shape = (spec.m, spec.n, spec.k);
     let (a, b, c, d) = (spec.a, spec.b, spec.c, spec.d);
     let narrow = |e: MmaElem| matches!(e, E4m3 | E5m2 | E3m2 | E2m3 | E2m1);
+    if let Some(sc) = spec.scale {
+        // §9.7.14.5.14 "Alternate floating point type with block scaling".
+        let (want, types) = match sc.kind {
+            MmaScaleKind::Mxf8f6f4 => (32, narrow(a) && narrow(b)),
+            MmaScaleKind::Mxf4 | MmaScaleKind::Mxf4nvf4 => (64, a == E2m1 && b == E2m1),
+        };
+        if !(types && c == F32 && d == F32 && shape == (16, 8, want)) {
+            return Err(format!(
+                "no block-scaled mma form .m{}n{}k{} with types .{d}.{a}.{b}.{c} (.kind::mxf8f6f4: \
+                 .m16n8k32, A and B .e4m3/.e5m2/.e3m2/.e2m3/.e2m1; .kind::mxf4/::mxf4nvf4: \
+                 .m16n8k64 .e2m1; C = D .f32)",
+                spec.m, spec.n, spec.k
+            ));
+        }
+        if spec.satfinite {
+            return Err(".satfinite applies to integer mma only".into());
+        }
+        return Ok(());
+    }
     if f8f6f4 {
         if !(narrow(a) && narrow(b) && matches!(c, F16 | F32) && c == d && shape == (16, 8, 32)) {
             return Err(format!(
@@ -253,7 +272,7 @@ pub(crate) fn mma_forms() -> Vec<(String, MmaSpec)> {
                             ..MmaSpec::new(MmaFamily::Mma, (m, 8, k), a, c)
                         };
                         let dense = [false, true].map(|f8f6f4| mma_form(&spec, f8f6f4).is_ok());
-                        let sparse = sparse_form(&spec).is_ok();
+                        let sparse = sparse_form(&spec, false).is_ok();
                         if !(dense[0] || dense[1] || sparse) {
                             continue;
                         }
@@ -432,16 +451,17 @@ pub(super) fn mma(b: &mut Builder, cx: &mut Cx) -> R {
     sync_aligned(cx)?;
     // PTX ISA 8.7's `sm_120a` forms: `.kind::f8f6f4` (FP8/FP6/FP4 inputs in 8-bit
     // containers) and the block-scaled `.kind::mxf8f6f4`/`::mxf4`/`::mxf4nvf4` with
-    // `.block_scale` (not yet).
+    // `.block_scale` (§9.7.14.3).
     let f8f6f4 = cx.has("kind::f8f6f4");
-    if let Some(kind) = cx
-        .mods
-        .iter()
-        .find(|m| (m.starts_with("kind::") && **m != "kind::f8f6f4") || **m == "block_scale")
-    {
+    if let Some(kind) = cx.mods.iter().find(|m| {
+        m.starts_with("kind::")
+            && !matches!(
+                **m,
+                "kind::f8f6f4" | "kind::mxf8f6f4" | "kind::mxf4" | "kind::mxf4nvf4"
+            )
+    }) {
         return Err(cx.unsupported(&format!(
-            "mma with .{kind} (the block-scaled sm_120 forms, and the .kind::f16/.kind::i8 \
-             spellings) is not supported yet"
+            "mma with .{kind} (the .kind::f16/.kind::i8 spellings) is not supported yet"
         )));
     }
     let sparse = match (cx.has("sp"), cx.has("sp::ordered_metadata")) {
@@ -450,11 +470,10 @@ pub(super) fn mma(b: &mut Builder, cx: &mut Cx) -> R {
         (false, true) => Some(true),
         (true, true) => return Err(cx.bad("both .sp and .sp::ordered_metadata")),
     };
-    if f8f6f4 && sparse.is_some() {
-        return Err(cx.unsupported(
-            "mma.sp with .kind::f8f6f4 is not supported yet (its sparse A fragment of 8-bit \
-             containers is in the ISA's figures only)",
-        ));
+    let scale = block_scale(cx)?;
+    if (f8f6f4 || scale.is_some()) && sparse == Some(false) {
+        // ptxas 13.5: "Illegal modifier '.sp' for instruction 'mma'".
+        return Err(cx.bad(".kind:: forms of mma.sp need .sp::ordered_metadata, not .sp"));
     }
     let (m, n, k) = shape(cx)?;
     let types = elem_types(cx);
@@ -479,6 +498,15 @@ pub(super) fn mma(b: &mut Builder, cx: &mut Cx) -> R {
             "rm",
             "rp",
             "kind::f8f6f4",
+            "kind::mxf8f6f4",
+            "kind::mxf4",
+            "kind::mxf4nvf4",
+            "block_scale",
+            "scale_vec::1X",
+            "scale_vec::2X",
+            "scale_vec::4X",
+            "ue8m0",
+            "ue4m3",
         ],
         true,
         true,
@@ -490,6 +518,7 @@ pub(super) fn mma(b: &mut Builder, cx: &mut Cx) -> R {
         satfinite: cx.has("satfinite"),
         bop: bit_op(cx)?,
         rnd,
+        scale,
         ..MmaSpec::new(MmaFamily::Mma, (m, n, k), a, c)
     };
     match layouts(cx)[..] {
@@ -501,9 +530,27 @@ pub(super) fn mma(b: &mut Builder, cx: &mut Cx) -> R {
         ["row", "col"] => {}
         _ => return Err(cx.bad("this mma shape needs .row.col (A row-major, B column-major)")),
     }
+    if let (Some(sc), Some(_)) = (scale, sparse) {
+        if sc.kind != MmaScaleKind::Mxf8f6f4 {
+            // ptxas 13.5 takes `.m16n8k128 .f32.e2m1.e2m1.f32` with selector 0.
+            use MmaElem::{E2m1, F32};
+            if (m, n, k, a, bt, c, d) != (16, 8, 128, E2m1, E2m1, F32, F32) {
+                return Err(cx.bad(
+                    "no mma.sp .kind::mxf4/::mxf4nvf4 form but .m16n8k128 .f32.e2m1.e2m1.f32",
+                ));
+            }
+            cx.expect_operands(10)?;
+            super::wgmma::imm(cx, 5, "the sparsity selector", &[0])?;
+            return Err(cx.unsupported(
+                "mma.sp with .kind::mxf4/.kind::mxf4nvf4 is not supported yet (how the ISA's \
+                 sparsity of packed .e2m1 pairs and their metadata sit in the fragments is in \
+                 its figures only)",
+            ));
+        }
+    }
     if let Some(ordered) = sparse {
-        sparse_form(&spec).map_err(|e| cx.bad(&e))?;
-        cx.expect_operands(6)?;
+        sparse_form(&spec, f8f6f4).map_err(|e| cx.bad(&e))?;
+        cx.expect_operands(6 + scale_operands(&spec))?;
         let max = 4
             / (MmaSpec {
                 sparse: Some(MmaSparse {
@@ -572,11 +619,38 @@ fn typed_fragment(b: &Builder, cx: &Cx, k: usize, which: &str, e: MmaElem) -> R 
 }
 
 /// Whether `spec` is an `mma.sp` form of the PTX ISA (§9.7.14.6.3 "Syntax": A sparse, of
-/// twice the dense K for the same fragment size); `Err` names what is wrong.
-fn sparse_form(spec: &MmaSpec) -> Result<(), String> {
+/// twice the dense K for the same fragment size; `.kind::f8f6f4` and `.kind::mxf8f6f4`
+/// `.m16n8k64`, as ptxas 13.5 takes them); `Err` names what is wrong.
+fn sparse_form(spec: &MmaSpec, f8f6f4: bool) -> Result<(), String> {
     use MmaElem::*;
     let shape = (spec.m, spec.n, spec.k);
     let (a, b, c, d) = (spec.a, spec.b, spec.c, spec.d);
+    let narrow = |e: MmaElem| matches!(e, E4m3 | E5m2 | E3m2 | E2m3 | E2m1);
+    if f8f6f4 || spec.scale.is_some() {
+        let accs: &[MmaElem] = if f8f6f4 { &[F16, F32] } else { &[F32] };
+        if !(narrow(a) && narrow(b) && accs.contains(&c) && c == d && shape == (16, 8, 64)) {
+            return Err(format!(
+                "no mma.sp {} form .m{}n{}k{} with types .{d}.{a}.{b}.{c} (.m16n8k64, A and B \
+                 .e4m3/.e5m2/.e3m2/.e2m3/.e2m1, C = D {})",
+                if f8f6f4 {
+                    ".kind::f8f6f4"
+                } else {
+                    ".kind::mxf8f6f4"
+                },
+                spec.m,
+                spec.n,
+                spec.k,
+                if f8f6f4 { ".f16 or .f32" } else { ".f32" }
+            ));
+        }
+        if spec.satfinite {
+            return Err(".satfinite applies to integer mma.sp only".into());
+        }
+        return Ok(());
+    }
+    if matches!(a, E3m2 | E2m3 | E2m1) || matches!(b, E3m2 | E2m3 | E2m1) {
+        return Err(".kind::f8f6f4 modifier required for 6- and 4-bit inputs".into());
+    }
     let ok = spec.bop == MmaBitOp::None
         && match a {
             // ptxas takes no mixed .f16/.f32 accumulators here.
@@ -620,7 +694,8 @@ fn sparse_form(spec: &MmaSpec) -> Result<(), String> {
 /// Read the A, B and C fragments of operands 1-3 (and for `mma.sp` the metadata, operand
 /// 4), wait for the warp, emit the `mma` op and write D (operand 0).
 fn emit_mma(b: &mut Builder, cx: &mut Cx, spec: MmaSpec) -> R {
-    cx.expect_operands(if spec.sparse.is_some() { 6 } else { 4 })?;
+    let plain = if spec.sparse.is_some() { 6 } else { 4 };
+    cx.expect_operands(plain + scale_operands(&spec))?;
     let mut args = vec![];
     for (k, f) in [(1, MmaFrag::A), (2, MmaFrag::B), (3, MmaFrag::C)] {
         let (count, ty) = spec.regs(f, false);
@@ -632,6 +707,35 @@ fn emit_mma(b: &mut Builder, cx: &mut Cx, spec: MmaSpec) -> R {
         let e = cx.opnd(4)?.clone();
         args.push(b.src_rel(cx, &e, Type::I32, None)?);
     }
+    if let Some(sc) = spec.scale {
+        for (k, which) in [(plain, 'a'), (plain + 2, 'b')] {
+            let data = cx.opnd(k)?.clone();
+            args.push(b.src_rel(cx, &data, Type::I32, None)?);
+            let sel = regs(cx, k + 1, 2)?;
+            let bytes = byte_ids(sc.vec);
+            let threads: &[i64] = if which == 'a' { &[0, 1] } else { &[0, 1, 2, 3] };
+            for (o, what, allowed) in [
+                (&sel[0], format!("byte-id-{which}"), bytes),
+                (&sel[1], format!("thread-id-{which}"), threads),
+            ] {
+                if let Operand::Imm(lit, span) = o {
+                    let ok = matches!(lit, Literal::Int { value, .. } if allowed.contains(value));
+                    if !ok {
+                        return Err(LowerError::new(
+                            *span,
+                            format!(
+                                "'{}': {what} must be in {allowed:?} with .scale_vec::{}X",
+                                cx.ptx, sc.vec
+                            ),
+                        ));
+                    }
+                }
+                // Unsigned 16-bit values (§9.7.14.5.14), passed zero-extended.
+                let v = b.src_rel(cx, o, Type::I16, None)?;
+                args.push(int_to(b, cx, v, Type::I32)?);
+            }
+        }
+    }
     full_warp_wait(b, cx);
     let (nd, td) = spec.regs(MmaFrag::C, true);
     let outs: Vec<Var> = (0..nd).map(|_| b.new_var(td)).collect();
@@ -642,6 +746,108 @@ fn emit_mma(b: &mut Builder, cx: &mut Cx, spec: MmaSpec) -> R {
         }
     }
     Ok(())
+}
+
+/// The operands a block-scaled `mma` adds after C (and `mma.sp`'s metadata and selector):
+/// `scale-a-data, {byte-id-a, thread-id-a}, scale-b-data, {byte-id-b, thread-id-b}`.
+fn scale_operands(spec: &MmaSpec) -> usize {
+    if spec.scale.is_some() {
+        4
+    } else {
+        0
+    }
+}
+
+/// The byte-id values ptxas 13.5 takes with `.scale_vec::NX` ("value '4' out of range,
+/// expected to be in range [0..3]", "expected to be 0 or 2", "expected to be 0"): the first
+/// of the N bytes of the scale register that hold a row's (column's) factors.
+fn byte_ids(vec: u8) -> &'static [i64] {
+    match vec {
+        1 => &[0, 1, 2, 3],
+        2 => &[0, 2],
+        _ => &[0],
+    }
+}
+
+/// `.block_scale{.scale_vec::NX}` with `.kind::mxf8f6f4`/`::mxf4`/`::mxf4nvf4` and the scale
+/// type `.ue8m0`/`.ue4m3` (PTX ISA §9.7.14.3 Table 36, §9.7.14.5.14): the valid
+/// combinations, as ptxas 13.5 checks them (its words in the comments); `None` for the other
+/// forms.
+fn block_scale(cx: &Cx) -> Result<Option<MmaScale>, LowerError> {
+    let kind = match (
+        cx.has("kind::mxf8f6f4"),
+        cx.has("kind::mxf4"),
+        cx.has("kind::mxf4nvf4"),
+    ) {
+        (false, false, false) => None,
+        (true, false, false) => Some(MmaScaleKind::Mxf8f6f4),
+        (false, true, false) => Some(MmaScaleKind::Mxf4),
+        (false, false, true) => Some(MmaScaleKind::Mxf4nvf4),
+        _ => return Err(cx.bad("more than one .kind")),
+    };
+    let scaled_words = [
+        "block_scale",
+        "scale_vec::1X",
+        "scale_vec::2X",
+        "scale_vec::4X",
+    ];
+    let Some(kind) = kind else {
+        if let Some(w) = cx
+            .mods
+            .iter()
+            .find(|m| scaled_words.contains(m) || **m == "ue8m0" || **m == "ue4m3")
+        {
+            // ptxas: "Illegal modifier '.block_scale' for instruction 'mma'".
+            return Err(cx.bad(&format!(
+                ".{w} needs .kind::mxf8f6f4, .kind::mxf4 or .kind::mxf4nvf4"
+            )));
+        }
+        return Ok(None);
+    };
+    if cx.has("kind::f8f6f4") {
+        return Err(cx.bad("more than one .kind"));
+    }
+    if !cx.has("block_scale") {
+        // ptxas: ".block_scale modifier required for instruction 'mma'".
+        return Err(cx.bad(".block_scale modifier required with this .kind"));
+    }
+    let vecs: Vec<u8> = [
+        (1, "scale_vec::1X"),
+        (2, "scale_vec::2X"),
+        (4, "scale_vec::4X"),
+    ]
+    .iter()
+    .filter(|(_, w)| cx.has(w))
+    .map(|(v, _)| *v)
+    .collect();
+    let ue4m3 = match (cx.has("ue8m0"), cx.has("ue4m3")) {
+        (true, false) => false,
+        (false, true) => true,
+        (false, false) => return Err(cx.bad("needs the scale type .ue8m0 or .ue4m3 after .ctype")),
+        (true, true) => return Err(cx.bad("both .ue8m0 and .ue4m3")),
+    };
+    let vec = match (kind, &vecs[..]) {
+        (_, [_, _, ..]) => return Err(cx.bad("more than one .scale_vec")),
+        (MmaScaleKind::Mxf8f6f4, [] | [1]) => 1,
+        (MmaScaleKind::Mxf4, [] | [2]) => 2,
+        (MmaScaleKind::Mxf4nvf4, [v]) if *v != 1 => *v,
+        // ptxas: ".scale_vec_size modifier required for instruction 'mma'".
+        (MmaScaleKind::Mxf4nvf4, []) => {
+            return Err(cx.bad(".kind::mxf4nvf4 needs .scale_vec::2X or .scale_vec::4X"))
+        }
+        // ptxas: "Modifier '.scale_vec::4X' cannot be combined with modifier '.kind::mxf4'".
+        (_, [v]) => {
+            return Err(cx.bad(&format!(
+                ".scale_vec::{v}X does not go with this .kind (Table 36: .kind::mxf8f6f4 \
+                 1X, .kind::mxf4 2X, .kind::mxf4nvf4 2X or 4X)"
+            )))
+        }
+    };
+    // ptxas: "Illegal modifier '.kind::mxf4' for instruction 'mma' with type '.ue4m3'".
+    if ue4m3 && !(kind == MmaScaleKind::Mxf4nvf4 && vec == 4) {
+        return Err(cx.bad(".ue4m3 scale factors need .kind::mxf4nvf4 with .scale_vec::4X"));
+    }
+    Ok(Some(MmaScale { kind, vec, ue4m3 }))
 }
 
 /// The wait of a `.sync` collective over the whole warp.

@@ -422,6 +422,23 @@ const MMA_FORMS: &[Form] = &[
     // .version 8.7", "Feature '.kind::f8f6f4' not supported on .target 'sm_120'" (and on
     // sm_100a, sm_103a): sm_120a/sm_121a and their family targets.
     form(".kind::f8f6f4", Mods(&[&["kind::f8f6f4"]]), (8, 7), SM120F),
+    // ptxas 13.5: "Feature 'mma with block scale' requires PTX ISA .version 8.7 or later",
+    // "Instruction 'mma with block scale' not supported on .target 'sm_120'" (and sm_100a);
+    // sm_120a, sm_121a and sm_120f take it.
+    form(
+        ".kind::mxf8f6f4/::mxf4/::mxf4nvf4 .block_scale",
+        Mods(&[&["block_scale"]]),
+        (8, 7),
+        SM120F,
+    ),
+    // ptxas 13.5: "Feature 'mma with .scale_vec::4X and .ue8m0 scale type' requires PTX ISA
+    // .version 9.1 or later".
+    form(
+        ".scale_vec::4X with .ue8m0",
+        Mods(&[&["scale_vec::4X"], &["ue8m0"]]),
+        (9, 1),
+        SM120F,
+    ),
 ];
 /// The 8-bit and packed 6-/4-bit matrix moves of PTX ISA 8.6 (§9.7.14.5.15-16 Target ISA
 /// Notes): the sm_100 and sm_120 families' architecture-specific and family targets (ptxas

@@ -41,6 +41,21 @@
 //! for `.tf32`, a field other than `0b0100` and `0b1110`) faults
 //! ([`FaultKind::SparseMetadata`]) and the instruction writes nothing.
 //!
+//! # Block scaling (`.block_scale`, §9.7.14.3)
+//! `.kind::mxf8f6f4` (`.kind::f8f6f4`'s containers) and `.kind::mxf4`/`::mxf4nvf4` (`.e2m1`
+//! packed eight to a register, the `.s4` `.m16n8k64` layout: [`MmaSpec::in_container`] is
+//! false for them) compute `D = (A·scale_A)·(B·scale_B) + C`: each row of A (column of B) is
+//! cut along K into `.scale_vec::NX` blocks, block `c` multiplied by its own `.ue8m0` or
+//! `.ue4m3` factor. Six operands follow C (and `mma.sp`'s metadata): `scale-a-data`,
+//! `byte-id-a`, `thread-id-a`, `scale-b-data`, `byte-id-b`, `thread-id-b`. Row i of A takes
+//! block c's factor from byte `byte-id-a + c` of lane `4·(i % 8) + 2·thread-id-a + i / 8`'s
+//! `scale-a-data`, column j of B from byte `byte-id-b + c` of lane `4·j + thread-id-b`'s
+//! `scale-b-data` (ptxjit's reading of the ISA's figures, docs/isa-notes.md). The selectors
+//! must be the same in every lane and in ptxas's ranges, and a `.ue4m3` factor must have bit
+//! 7 clear; otherwise the instruction faults ([`FaultKind::Unsupported`]) and writes
+//! nothing. Each element widens exactly to f32 and is multiplied by its factor (one f32
+//! rounding), then the sum runs as for `.f32` inputs below.
+//!
 //! `wmma` fragments are ptxjit's choice, as the ISA leaves them to the implementation: lane `l`
 //! holds elements `e = 0..E` of the matrix in row-major order at linear index
 //! `(l·E + e) mod (rows·cols)`, E being the fragment's element count ([`MmaSpec::elems`]);
@@ -65,7 +80,7 @@ use super::env::{CtaEnv, FaultKind};
 use super::fp::{self, Arith, Fmt};
 use super::minifloat;
 use super::warp::{lanes, WarpDesc};
-use crate::ir::{MiniFmt, MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaSpec, Round, Space};
+use crate::ir::{MiniFmt, MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaScale, MmaSpec, Round, Space};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::OnceLock;
@@ -698,6 +713,103 @@ pub fn expand(spec: &MmaSpec, stored: &[u64], meta: &[u64]) -> Result<Vec<u64>, 
     Ok(a)
 }
 
+/// The f32 bits of a scale factor code (PTX ISA §5.2.5): `.ue8m0` `e` is 2^(e − 127), `0xff`
+/// NaN; `.ue4m3` is e4m3 with the sign bit 0, `0x7f` NaN (bit 7 set: `Err`). Shared by the
+/// block-scaled `mma` and `tcgen05.mma`.
+pub(crate) fn scale_value(code: u8, ue8m0: bool) -> Result<u64, String> {
+    let v = if ue8m0 {
+        minifloat::ue8m0_value(code)
+    } else if code & 0x80 != 0 {
+        return Err(format!(
+            "ue4m3 scale factor {code:#04x} has bit 7 set (an unsigned 7-bit format)"
+        ));
+    } else {
+        minifloat::mini_value(MiniFmt::E4M3, code)
+    };
+    Ok(fp::convert(Fmt::F64, Fmt::F32, v.to_bits(), Round::Nearest))
+}
+
+/// The f32 bits of input element `x` of type `e` (a narrow float code) times the scale
+/// factor `sf` (f32 bits): the element widens exactly, the product is rounded to nearest in
+/// f32 (exact unless it overflows). Shared by the block-scaled `mma` and `tcgen05.mma`.
+pub(crate) fn scaled(e: MmaElem, x: u64, sf: u64) -> u64 {
+    // Block-scaled kinds take the narrow floats only (their decoders check it).
+    let Some(f) = mini_fmt(e) else {
+        return 0x7fff_ffff;
+    };
+    let v = minifloat::mini_value(f, x as u8);
+    let w = fp::convert(Fmt::F64, Fmt::F32, v.to_bits(), Round::Nearest);
+    fp::arith(
+        Fmt::F32,
+        Arith::Mul,
+        [w, sf, 0],
+        Round::Nearest,
+        false,
+        false,
+    )
+}
+
+/// The scale factors of a block-scaled `mma` (f32 bits): scale_A (M rows × `vec`, row-major)
+/// and scale_B (N columns × `vec`), from `args`, every lane's `scale-a-data`, `byte-id-a`,
+/// `thread-id-a`, `scale-b-data`, `byte-id-b`, `thread-id-b` (module documentation). `Err`
+/// for selectors that differ across the warp or are out of range, and for a `.ue4m3` factor
+/// with bit 7 set.
+fn block_factors(
+    spec: &MmaSpec,
+    sc: MmaScale,
+    args: &[[u64; 32]],
+) -> Result<(Vec<u64>, Vec<u64>), String> {
+    let uniform = |k: usize, what: &str, max: u64| -> Result<u32, String> {
+        let v = args[k][0] & 0xffff;
+        if let Some(l) = (1..32).find(|&l| args[k][l] & 0xffff != v) {
+            return Err(format!(
+                "mma block_scale: {what} is {v} in lane 0 but {} in lane {l}; ptxjit takes one \
+                 value per warp",
+                args[k][l] & 0xffff
+            ));
+        }
+        let step = if what.starts_with("byte") {
+            u64::from(sc.vec)
+        } else {
+            1
+        };
+        if v > max || !v.is_multiple_of(step) {
+            return Err(format!(
+                "mma block_scale: {what} {v} is out of range with .scale_vec::{}X",
+                sc.vec
+            ));
+        }
+        Ok(v as u32)
+    };
+    let nv = u32::from(sc.vec);
+    let factors = |which: char, data: usize, count: u32, lane: &dyn Fn(u32, u32) -> u32| {
+        let bid = uniform(data + 1, &format!("byte-id-{which}"), u64::from(4 - nv))?;
+        let tid = uniform(
+            data + 2,
+            &format!("thread-id-{which}"),
+            if which == 'a' { 1 } else { 3 },
+        )?;
+        let mut out = Vec::with_capacity((count * nv) as usize);
+        for i in 0..count {
+            let l = lane(i, tid) as usize;
+            for j in 0..nv {
+                let code = (args[data][l] >> (8 * (bid + j))) as u8;
+                out.push(scale_value(code, !sc.ue4m3).map_err(|e| {
+                    format!("mma block_scale: scale-{which}-data of lane {l}: {e}")
+                })?);
+            }
+        }
+        Ok::<_, String>(out)
+    };
+    // Row i of A: the pair of lanes `thread-id-a` selects in quad i % 8, its first lane for
+    // rows 0-7 and its second for rows 8-15; column i of B: lane `thread-id-b` of quad i.
+    let sa = factors('a', 0, u32::from(spec.m), &|i, t| {
+        4 * (i % 8) + 2 * t + i / 8
+    })?;
+    let sb = factors('b', 3, u32::from(spec.n), &|i, t| 4 * i + t)?;
+    Ok((sa, sb))
+}
+
 /// Whether the whole warp takes part in the `.aligned` matrix instruction `d`; if not, each
 /// lane of `mask` faults with [`FaultKind::PartialWarp`] (the fault's address is the mask).
 pub(super) fn whole_warp(d: &WarpDesc, mask: u32, env: &CtaEnv) -> bool {
@@ -747,8 +859,40 @@ pub fn exec(d: &WarpDesc, spec: &MmaSpec, mask: u32, s: &mut [u8], env: &CtaEnv)
         }
         a = full;
     }
-    let b = gather(spec, MmaFrag::B, d, s, na);
+    let mut b = gather(spec, MmaFrag::B, d, s, na);
     let c = gather(spec, MmaFrag::C, d, s, na + nb);
+    let mut spec = *spec;
+    if let Some(sc) = spec.scale {
+        let first = na + nb + nc + usize::from(spec.sparse.is_some());
+        let args: Vec<[u64; 32]> = (0..6)
+            .map(|k| std::array::from_fn(|l| d.arg(s, first + k, l as u32)))
+            .collect();
+        match block_factors(&spec, sc, &args) {
+            Ok((sa, sb)) => {
+                let nv = sc.vec as usize;
+                let blk = k / nv;
+                for (i, x) in a.iter_mut().enumerate() {
+                    *x = scaled(spec.a, *x, sa[(i / k) * nv + (i % k) / blk]);
+                }
+                for (i, x) in b.iter_mut().enumerate() {
+                    *x = scaled(spec.b, *x, sb[(i % n) * nv + (i / n) / blk]);
+                }
+                // The scaled elements are f32 values: one fma.rn.f32 per k from C.
+                spec = MmaSpec {
+                    a: MmaElem::F32,
+                    b: MmaElem::F32,
+                    scale: None,
+                    sparse: None,
+                    ..spec
+                };
+            }
+            Err(msg) => {
+                env.fault_detail(0, d.inst, FaultKind::Unsupported, msg);
+                return;
+            }
+        }
+    }
+    let spec = &spec;
     fn part(v: &[u64], size: usize, q: usize) -> &[u64] {
         v.get(q * size..(q + 1) * size).unwrap_or(&[])
     }
@@ -1045,5 +1189,67 @@ mod tests {
             let got = half::f16::from_f64(got).to_bits();
             assert_eq!(canon16(got), canon16(want), "{x:#x}·{y:#x} + {acc:#x}");
         }
+    }
+
+    /// Block scaling's factor places (docs/isa-notes.md): row i of A from byte byte-id + j of
+    /// lane 4·(i % 8) + 2·thread-id-a + i / 8, column i of B from lane 4·i + thread-id-b;
+    /// selectors that differ across the warp, out of range, or a `.ue4m3` code with bit 7
+    /// set are errors.
+    #[test]
+    fn block_scale_factors_come_from_the_selected_lanes_and_bytes() {
+        use crate::ir::MmaScaleKind;
+        let sp = MmaSpec {
+            scale: Some(MmaScale {
+                kind: MmaScaleKind::Mxf4,
+                vec: 2,
+                ue4m3: false,
+            }),
+            ..spec(16, 8, 64, MmaElem::E2m1, MmaElem::F32)
+        };
+        let sc = sp.scale.unwrap();
+        // Every lane's bytes 2 and 3 hold 127 + lane and 127 - lane (bytes 0-1 junk).
+        let data: [u64; 32] = std::array::from_fn(|l| {
+            let l = l as u64;
+            0x5a5a | (127 + l) << 16 | (127 - l) << 24
+        });
+        let args = [data, [2; 32], [1; 32], data, [2; 32], [3; 32]];
+        let (sa, sb) = block_factors(&sp, sc, &args).unwrap();
+        let f = |x: u64| f32::from_bits(x as u32);
+        for i in 0..16u32 {
+            let lane = 4 * (i % 8) + 2 + i / 8;
+            assert_eq!(f(sa[2 * i as usize]), 2f32.powi(lane as i32), "row {i}");
+            assert_eq!(
+                f(sa[2 * i as usize + 1]),
+                2f32.powi(-(lane as i32)),
+                "row {i}"
+            );
+        }
+        for i in 0..8u32 {
+            assert_eq!(
+                f(sb[2 * i as usize]),
+                2f32.powi((4 * i + 3) as i32),
+                "column {i}"
+            );
+        }
+        let mut uneven = args;
+        uneven[2][5] = 0;
+        assert!(block_factors(&sp, sc, &uneven)
+            .unwrap_err()
+            .contains("lane 5"));
+        let mut odd = args;
+        odd[1] = [1; 32];
+        assert!(block_factors(&sp, sc, &odd)
+            .unwrap_err()
+            .contains("out of range"));
+        let nv = MmaScale {
+            kind: MmaScaleKind::Mxf4nvf4,
+            vec: 4,
+            ue4m3: true,
+        };
+        let zero = [[0; 32]; 6];
+        assert!(block_factors(&sp, nv, &zero).is_ok());
+        let mut high = zero;
+        high[0][0] = 0x80;
+        assert!(block_factors(&sp, nv, &high).unwrap_err().contains("bit 7"));
     }
 }

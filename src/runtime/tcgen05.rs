@@ -150,7 +150,7 @@ use super::cluster::{ClusterState, CLUSTER_BIT, RANK_SHIFT};
 use super::env::{read_shared, translate, CtaEnv, FaultKind};
 use super::fp::{self, Arith, Fmt};
 use super::initcheck::InitAccess;
-use super::mma;
+use super::mma::{self, scale_value, scaled};
 use super::warp::{lanes, WarpDesc};
 use super::wgmma::Desc;
 use crate::ir::{
@@ -1299,45 +1299,6 @@ fn in_cta(addr: u64, cta: Option<u32>) -> u64 {
         Some(r) => CLUSTER_BIT | u64::from(r) << RANK_SHIFT | addr,
         None => addr,
     }
-}
-
-/// The f32 bits of a scale factor code (§5.2.5): ue8m0 `e` is 2^(e − 127), `0xff` NaN; ue4m3
-/// is e4m3 with the sign bit 0, `0x7f` NaN (bit 7 set: `Err`).
-fn scale_value(code: u8, ue8m0: bool) -> Result<u64, String> {
-    let v = if ue8m0 {
-        if code == 0xff {
-            f64::NAN
-        } else {
-            (f64::from(code) - 127.0).exp2()
-        }
-    } else if code & 0x80 != 0 {
-        return Err(format!(
-            "ue4m3 scale factor {code:#04x} has bit 7 set (an unsigned 7-bit format)"
-        ));
-    } else {
-        super::minifloat::mini_value(crate::ir::MiniFmt::E4M3, code)
-    };
-    Ok(fp::convert(Fmt::F64, Fmt::F32, v.to_bits(), Round::Nearest))
-}
-
-/// The f32 bits of input element `x` of type `e` times the scale factor `sf` (f32 bits):
-/// the element widens exactly, the product is rounded to nearest in f32 (exact unless it
-/// overflows).
-fn scaled(e: MmaElem, x: u64, sf: u64) -> u64 {
-    // Block-scaled kinds take the narrow floats only (InstrDesc::decode).
-    let Some(f) = super::mma::mini_fmt(e) else {
-        return 0x7fff_ffff;
-    };
-    let v = super::minifloat::mini_value(f, x as u8);
-    let w = fp::convert(Fmt::F64, Fmt::F32, v.to_bits(), Round::Nearest);
-    fp::arith(
-        Fmt::F32,
-        Arith::Mul,
-        [w, sf, 0],
-        Round::Nearest,
-        false,
-        false,
-    )
 }
 
 /// The scale factors of a block-scaled `tcgen05.mma` (§9.7.16.10.7) as f32 bits: scale_A

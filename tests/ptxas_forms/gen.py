@@ -118,8 +118,60 @@ def multimem():
                         op, acc, v, t, d)
 
 
+def mma_block_scale():
+    """mma .kind::mxf8f6f4/::mxf4/::mxf4nvf4 .block_scale{.scale_vec::NX}.stype: each kind,
+    scale_vec, scale type and shape; the byte-id/thread-id selectors; the targets; and
+    mma.sp{::ordered_metadata} with .kind::f8f6f4 and the block-scaled kinds."""
+    d4 = "{%f0, %f1, %f2, %f3}, {%r0, %r1, %r2, %r3}, {%r4, %r5}, {%f4, %f5, %f6, %f7}"
+    sp4 = "{%f0, %f1, %f2, %f3}, {%r0, %r1, %r2, %r3}, {%r4, %r5, %r6, %r7}, {%f4, %f5, %f6, %f7}"
+
+    def inst(kind, vec, stype, shape, at, bt, sel_a="{0, 0}", sel_b="{0, 0}", dt="f32",
+             frags=d4, head="mma", tail=""):
+        v = "" if vec is None else ".scale_vec::%s" % vec
+        return ("%s.sync.aligned.%s.row.col.kind::%s.block_scale%s.%s.%s.%s.%s.%s %s,%s "
+                "%%r9, %s, %%r10, %s;" % (head, shape, kind, v, dt, at, bt, dt, stype, frags,
+                                          tail, sel_a, sel_b))
+
+    kinds = ["mxf8f6f4", "mxf4", "mxf4nvf4"]
+    vecs = [None, "1X", "2X", "4X"]
+    shapes = [("m16n8k32", "e4m3", "e2m1"), ("m16n8k64", "e2m1", "e2m1")]
+    for kind, vec, stype, (shape, at, bt) in itertools.product(
+            kinds, vecs, ["ue8m0", "ue4m3"], shapes):
+        yield "sm_120a", inst(kind, vec, stype, shape, at, bt)
+    valid = [("mxf8f6f4", "1X", "ue8m0", "m16n8k32", "e3m2", "e2m3"),
+             ("mxf4", "2X", "ue8m0", "m16n8k64", "e2m1", "e2m1"),
+             ("mxf4nvf4", "2X", "ue8m0", "m16n8k64", "e2m1", "e2m1"),
+             ("mxf4nvf4", "4X", "ue4m3", "m16n8k64", "e2m1", "e2m1"),
+             ("mxf4nvf4", "4X", "ue8m0", "m16n8k64", "e2m1", "e2m1")]
+    for kind, vec, stype, shape, at, bt in valid:
+        for b, t in itertools.product(range(5), range(3)):
+            yield "sm_120a", inst(kind, vec, stype, shape, at, bt, sel_a="{%d, %d}" % (b, t))
+        for b, t in itertools.product(range(5), range(5)):
+            yield "sm_120a", inst(kind, vec, stype, shape, at, bt, sel_b="{%d, %d}" % (b, t))
+        yield "sm_120a", inst(kind, vec, stype, shape, at, bt, sel_a="{%h1, %h2}",
+                              sel_b="{%h3, %h4}")
+        yield "sm_120a", inst(kind, vec, stype, shape, at, bt, dt="f16",
+                              frags="{%r10, %r11}, {%r0, %r1, %r2, %r3}, {%r4, %r5}, {%r12, %r13}")
+        for target in ["sm_120a", "sm_121a", "sm_120f", "sm_120", "sm_100a", "sm_100f",
+                       "sm_103a", "sm_90a"]:
+            yield target, inst(kind, vec, stype, shape, at, bt)
+    for at, bt in itertools.product(["e4m3", "e5m2", "e3m2", "e2m3", "e2m1", "bf16"], repeat=2):
+        yield "sm_120a", inst("mxf8f6f4", "1X", "ue8m0", "m16n8k32", at, bt)
+    for sp, sel in itertools.product(["sp", "sp::ordered_metadata"], [0, 1]):
+        head = "mma." + sp
+        for dt, at, bt in [("f32", "e2m1", "e3m2"), ("f16", "e4m3", "e5m2")]:
+            frags = sp4 if dt == "f32" else \
+                "{%r10, %r11}, {%r0, %r1, %r2, %r3}, {%r4, %r5, %r6, %r7}, {%r12, %r13}"
+            yield "sm_120a", ("%s.sync.aligned.m16n8k64.row.col.kind::f8f6f4.%s.%s.%s.%s %s, "
+                              "%%r8, %d;" % (head, dt, at, bt, dt, frags, sel))
+        for kind, vec, stype, shape, at, bt in valid[:4]:
+            sshape = "m16n8k%d" % (2 * int(shape[6:]))
+            yield "sm_120a", inst(kind, vec, stype, sshape, at, bt, frags=sp4, head=head,
+                                  tail=" %%r8, %d," % sel)
+
+
 FAMILIES = {"tcgen05_collector": tcgen05_collector, "multimem": multimem,
-            "tcgen05_sparse": tcgen05_sparse}
+            "tcgen05_sparse": tcgen05_sparse, "mma_block_scale": mma_block_scale}
 
 
 def main():
