@@ -467,6 +467,56 @@ pub const DENSE_AFTER: u64 = 16;
 mod tests {
     use super::*;
 
+    /// Every operation's identity leaves every value as it is (host arithmetic on the
+    /// operand's width), and is recognised as such.
+    #[test]
+    fn identities_change_nothing() {
+        let samples: [u64; 6] = [
+            0,
+            1,
+            0x7fff_ffff,
+            0x8000_0000,
+            0xdead_beef_0123_4567,
+            u64::MAX,
+        ];
+        for op in OPS {
+            for bytes in [4u32, 8] {
+                let code = op_code(op, bytes);
+                let id = identity(code);
+                assert!(is_identity(code, id));
+                for x in samples {
+                    let (got, want) = if bytes == 4 {
+                        let (a, b) = (x as u32, id as u32);
+                        let r = match op {
+                            RedOp::Add => a.wrapping_add(b),
+                            RedOp::And => a & b,
+                            RedOp::Or => a | b,
+                            RedOp::Xor => a ^ b,
+                            RedOp::UMin => a.min(b),
+                            RedOp::UMax => a.max(b),
+                            RedOp::SMin => (a as i32).min(b as i32) as u32,
+                            RedOp::SMax => (a as i32).max(b as i32) as u32,
+                        };
+                        (u64::from(r), u64::from(a))
+                    } else {
+                        let r = match op {
+                            RedOp::Add => x.wrapping_add(id),
+                            RedOp::And => x & id,
+                            RedOp::Or => x | id,
+                            RedOp::Xor => x ^ id,
+                            RedOp::UMin => x.min(id),
+                            RedOp::UMax => x.max(id),
+                            RedOp::SMin => (x as i64).min(id as i64) as u64,
+                            RedOp::SMax => (x as i64).max(id as i64) as u64,
+                        };
+                        (r, x)
+                    };
+                    assert_eq!(got, want, "{op:?} {bytes} bytes on {x:#x}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn codes_round_trip() {
         for op in OPS {
