@@ -296,7 +296,7 @@ unsafe fn evict(t: &mut RedTable, base: *mut u8, s: usize) {
 fn make_dense(t: &mut RedTable, env: &CtaEnv, code: u64) {
     let (_, bytes) = of_code(code);
     let step = u64::from(bytes);
-    if t.count == 0 || t.lo % step != 0 || env.memcheck != 0 {
+    if t.count == 0 || !t.lo.is_multiple_of(step) || env.memcheck != 0 {
         return;
     }
     let Some(size) = (t.hi - t.lo).checked_next_power_of_two() else {
