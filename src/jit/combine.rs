@@ -9,8 +9,10 @@
 //! it had before. In one that does:
 //! - the group fast path of such a reduction (every active lane in the window, aligned,
 //!   memcheck off: the same test as before, so a bad address faults at the instruction as
-//!   before) adds each lane's operand into the table ([`Gen::combine_at`]: a direct-mapped
-//!   slot, key compare and the operation inline, `runtime::redcombine::red_miss` on a miss);
+//!   before) adds each lane's operand into the table ([`Gen::combine_lane`]: a direct-mapped
+//!   slot, key compare and the operation inline, `runtime::redcombine::red_miss` on a miss;
+//!   a group whose lanes all lie in the operation's dense window, [`Gen::in_dense_window`],
+//!   adds without the key compares);
 //! - before a fence, a strong access (`inst_sync`), a 16-byte atomic access and any atomic
 //!   that is not combined here (its lane-by-lane path included), the table is flushed when
 //!   it holds anything ([`Gen::flush_if_pending`]);
@@ -229,20 +231,111 @@ impl Gen<'_, '_> {
         (flush, miss)
     }
 
+    /// An `i8` condition: every active lane of the group (`grp.m64`) has its device address
+    /// (`addr`, two `i64x2` halves, not yet checked) in the dense window of `op` on `t`
+    /// (`RedTable::win`), aligned: `(a - lo) & mask == 0` for all of them, two
+    /// subtractions, an OR and one vector test. Such a group needs no window check (the
+    /// window lies in the accessible arena, `runtime::redcombine::make_dense`). With no window the mask is all ones and the low end 0, which no
+    /// device address passes.
+    pub(super) fn in_dense_window(
+        &mut self,
+        op: RedOp,
+        t: ir::Type,
+        addr: (Value, Value),
+        grp: &super::vector::Grp,
+    ) -> Value {
+        let code = rc::op_code(op, t.bytes()) as i32;
+        let tbl = self.red_table();
+        let fl = MemFlagsData::new().with_notrap();
+        let at = rc::OFF_WIN + 16 * code;
+        let lo = self.b.ins().load(types::I64, fl, tbl, at);
+        let mask = self.b.ins().load(types::I64, fl, tbl, at + 8);
+        let lov = self.b.ins().splat(types::I64X2, lo);
+        let maskv = self.b.ins().splat(types::I64X2, mask);
+        let mut d = [
+            self.b.ins().isub(addr.0, lov),
+            self.b.ins().isub(addr.1, lov),
+        ];
+        if !grp.full {
+            for (k, x) in d.iter_mut().enumerate() {
+                *x = self.b.ins().band(*x, grp.m64[k]);
+            }
+        }
+        let both = self.b.ins().bor(d[0], d[1]);
+        let out = self.b.ins().band(both, maskv);
+        let any = self.b.ins().vany_true(out);
+        self.b.ins().icmp_imm_s(IntCC::Equal, any, 0)
+    }
+
+    /// Combine the group's active lanes' reductions (`op` on `t`, device addresses
+    /// `lane_addr`, operands `bv`) in lane order with [`Gen::combine_lane`] (`keyed` as
+    /// there).
+    pub(super) fn combine_lanes(
+        &mut self,
+        op: RedOp,
+        t: ir::Type,
+        lane_addr: [Value; 4],
+        bv: [Value; 4],
+        grp: &super::vector::Grp,
+        keyed: bool,
+    ) {
+        for (j, &a) in lane_addr.iter().enumerate() {
+            if grp.full {
+                self.combine_lane(op, t, a, bv[j], keyed);
+                continue;
+            }
+            let run = self.b.create_block();
+            let next = self.b.create_block();
+            let bit = self.b.ins().band_imm_s(grp.bits, 1 << j);
+            self.b.ins().brif(bit, run, &[], next, &[]);
+            self.b.switch_to_block(run);
+            self.combine_lane(op, t, a, bv[j], keyed);
+            self.b.ins().jump(next, &[]);
+            self.b.switch_to_block(next);
+        }
+    }
+
     /// Combine one lane's reduction `op` of type `t` with operand `bv` at device address
     /// `a` (`i64`, already checked: in the global window, aligned, memcheck off) into the
-    /// pending table: the slot's key compared inline, the operand combined in place on a
-    /// hit, `red_miss` otherwise.
-    pub(super) fn combine_at(&mut self, op: RedOp, t: ir::Type, a: Value, bv: Value) {
+    /// pending table: with `keyed`, the slot's key compared inline, the operand combined in
+    /// place on a hit, `red_miss` otherwise; without, `a` is in the dense window
+    /// ([`Gen::in_dense_window`]), whose slots hold its key.
+    pub(super) fn combine_lane(
+        &mut self,
+        op: RedOp,
+        t: ir::Type,
+        a: Value,
+        bv: Value,
+        keyed: bool,
+    ) {
         let t_bytes = t.bytes();
         let code = rc::op_code(op, t_bytes) as i64;
         let tbl = self.red_table();
         let fl = MemFlagsData::new().with_notrap();
-        let key = self.b.ins().bor_imm_s(a, code << rc::KEY_SHIFT);
         // Slot (a / 4) % SLOTS, 16 bytes each (the address is a multiple of 4).
         let low = self.b.ins().band_imm_s(a, 4 * rc::SLOTS as i64 - 4);
         let off = self.b.ins().ishl_imm_s(low, 2);
         let ent = self.b.ins().iadd(tbl, off);
+        let ct = super::codegen::ctype(t);
+        let in_place = |g: &mut Self| {
+            let v = g.b.ins().load(ct, fl, ent, rc::OFF_SLOTS + 8);
+            let nv = match op {
+                RedOp::Add => g.b.ins().iadd(v, bv),
+                RedOp::And => g.b.ins().band(v, bv),
+                RedOp::Or => g.b.ins().bor(v, bv),
+                RedOp::Xor => g.b.ins().bxor(v, bv),
+                RedOp::UMin => g.b.ins().umin(v, bv),
+                RedOp::UMax => g.b.ins().umax(v, bv),
+                RedOp::SMin => g.b.ins().smin(v, bv),
+                RedOp::SMax => g.b.ins().smax(v, bv),
+            };
+            g.b.ins().store(fl, nv, ent, rc::OFF_SLOTS + 8);
+        };
+        if !keyed {
+            in_place(self);
+            return;
+        }
+        let key = self.b.ins().bor_imm_s(a, code << rc::KEY_SHIFT);
         let k = self.b.ins().load(types::I64, fl, ent, rc::OFF_SLOTS);
         let hit = self.b.ins().icmp(IntCC::Equal, k, key);
         let hit_b = self.b.create_block();
@@ -251,19 +344,7 @@ impl Gen<'_, '_> {
         self.b.ins().brif(hit, hit_b, &[], miss_b, &[]);
 
         self.b.switch_to_block(hit_b);
-        let ct = super::codegen::ctype(t);
-        let v = self.b.ins().load(ct, fl, ent, rc::OFF_SLOTS + 8);
-        let nv = match op {
-            RedOp::Add => self.b.ins().iadd(v, bv),
-            RedOp::And => self.b.ins().band(v, bv),
-            RedOp::Or => self.b.ins().bor(v, bv),
-            RedOp::Xor => self.b.ins().bxor(v, bv),
-            RedOp::UMin => self.b.ins().umin(v, bv),
-            RedOp::UMax => self.b.ins().umax(v, bv),
-            RedOp::SMin => self.b.ins().smin(v, bv),
-            RedOp::SMax => self.b.ins().smax(v, bv),
-        };
-        self.b.ins().store(fl, nv, ent, rc::OFF_SLOTS + 8);
+        in_place(self);
         self.b.ins().jump(join, &[]);
 
         self.b.switch_to_block(miss_b);

@@ -67,6 +67,37 @@ impl Gen<'_, '_> {
             return Err(format!("{i}: atomic with {} operands", args.len()));
         }
 
+        // A combined reduction (`combine.rs`) whose active lanes all lie in its operation's
+        // dense window: each adds into its slot, without the window check (the window lies
+        // in the accessible arena and the test keeps the alignment) or a key compare.
+        let combined = self
+            .combine
+            .then(|| super::combine::combinable(self.f, &self.uses, i))
+            .flatten();
+        let mut dense_join = None;
+        if let Some((op, _)) = combined {
+            let dense = self.b.create_block();
+            let tested = self.b.create_block();
+            let after = self.b.create_block();
+            let inside = self.in_dense_window(op, t, addr, grp);
+            self.b.ins().brif(inside, dense, &[], tested, &[]);
+            self.b.switch_to_block(dense);
+            let bv = match self.f.const_bits(self.f.inst(i).args[1]) {
+                Some(bits) => [self.iconst(ct, bits as i64); 4],
+                None => self.lanes_of(args[1], t),
+            };
+            let lane_addr = [
+                self.b.ins().extractlane(addr.0, 0),
+                self.b.ins().extractlane(addr.0, 1),
+                self.b.ins().extractlane(addr.1, 0),
+                self.b.ins().extractlane(addr.1, 1),
+            ];
+            self.combine_lanes(op, t, lane_addr, bv, grp, false);
+            self.b.ins().jump(after, &[]);
+            self.b.switch_to_block(tested);
+            dense_join = Some(after);
+        }
+
         // The range check (the module's comment): every active lane's offset `o` in
         // `0..=last` (`last = limit - size`), its low bits 0. With `0 <= last < 2^63` (the
         // signed test of `limit` below), `o` read as unsigned is at most `last` exactly when
@@ -184,11 +215,7 @@ impl Gen<'_, '_> {
             self.b.ins().extractlane(o1, 1),
         ]
         .map(|o| self.b.ins().iadd(base, o));
-        if let Some((op, _)) = self
-            .combine
-            .then(|| super::combine::combinable(self.f, &self.uses, i))
-            .flatten()
-        {
+        if let Some((op, _)) = combined {
             // Into the thread's pending table, each active lane in lane order (`combine.rs`);
             // the result has no use.
             let lane_addr = [
@@ -197,22 +224,13 @@ impl Gen<'_, '_> {
                 self.b.ins().extractlane(addr.1, 0),
                 self.b.ins().extractlane(addr.1, 1),
             ];
-            for (j, &a) in lane_addr.iter().enumerate() {
-                if grp.full {
-                    self.combine_at(op, t, a, bv[j]);
-                    continue;
-                }
-                let run = self.b.create_block();
-                let next = self.b.create_block();
-                let bit = self.b.ins().band_imm_s(grp.bits, 1 << j);
-                self.b.ins().brif(bit, run, &[], next, &[]);
-                self.b.switch_to_block(run);
-                self.combine_at(op, t, a, bv[j]);
-                self.b.ins().jump(next, &[]);
-                self.b.switch_to_block(next);
-            }
+            self.combine_lanes(op, t, lane_addr, bv, grp, true);
             self.b.ins().jump(join, &[]);
             self.b.switch_to_block(join);
+            if let Some(after) = dense_join {
+                self.b.ins().jump(after, &[]);
+                self.b.switch_to_block(after);
+            }
             return Ok(Some(GVal::S4([self.iconst(ct, 0); 4])));
         }
         if form.op == Some(ir::AtomOp::Add) && form.space == ir::Space::Global {

@@ -53,6 +53,8 @@ pub const OFF_COUNT: i32 = 16;
 pub const OFF_ALO: i32 = 24;
 /// See [`OFF_LO`].
 pub const OFF_AHI: i32 = 32;
+/// Byte offset of [`RedTable::win`].
+pub const OFF_WIN: i32 = std::mem::offset_of!(RedTable, win) as i32;
 /// Byte offset of [`RedTable::slots`].
 pub const OFF_SLOTS: i32 = std::mem::offset_of!(RedTable, slots) as i32;
 
@@ -84,6 +86,18 @@ pub struct RedTable {
     pub alo: u64,
     /// See [`RedTable::alo`].
     pub ahi: u64,
+    /// Per key code ([`op_code`], index 0 unused): the dense window `[lo, lo + size)`
+    /// every one of whose aligned addresses has its slot keyed for that code ([`make_dense`]),
+    /// as `lo` and the mask `!(size - 1) | (bytes - 1)` (`size` a power of two at most
+    /// `4 * SLOTS`, `bytes` the operand's), so a group of lanes whose addresses `a` all give
+    /// `(a - lo) & mask == 0` (in the window, aligned) adds into its slots without comparing
+    /// keys or checking the window. A code without a window has lo 0 and mask `u64::MAX`
+    /// (device addresses are not 0, so no address passes).
+    pub win: [[u64; 2]; 17],
+    /// The code whose window is set in [`RedTable::win`] (0: none).
+    pub dcode: u64,
+    /// Misses ([`red_miss`]) since the last flush: a window is tried at every power of two.
+    pub misses: u64,
     /// The slots, indexed by `(addr >> 2) % SLOTS`.
     pub slots: [RedEntry; SLOTS],
     /// The slots filled, in order (a slot emptied and filled again is listed again; a flush
@@ -152,11 +166,49 @@ fn of_code(code: u64) -> (RedOp, u32) {
     (OPS[k], if (code - 1) % 2 == 1 { 8 } else { 4 })
 }
 
+/// The operand that leaves a location as it is under the operation of key code `code` (its
+/// low 4 bytes for a 32-bit one): the value of a slot keyed for a dense window that no lane
+/// has added to, skipped by the flush.
+fn identity(code: u64) -> u64 {
+    let (op, bytes) = of_code(code);
+    let wide = bytes == 8;
+    match op {
+        RedOp::Add | RedOp::Or | RedOp::Xor | RedOp::UMax => 0,
+        RedOp::And | RedOp::UMin => u64::MAX,
+        RedOp::SMin if wide => i64::MAX as u64,
+        RedOp::SMin => i32::MAX as u64,
+        RedOp::SMax if wide => i64::MIN as u64,
+        RedOp::SMax => i32::MIN as u32 as u64,
+    }
+}
+
+/// Whether `val` is `identity(code)` in the operand's bytes.
+fn is_identity(code: u64, val: u64) -> bool {
+    let (_, bytes) = of_code(code);
+    let m = if bytes == 8 {
+        u64::MAX
+    } else {
+        u64::from(u32::MAX)
+    };
+    (val ^ identity(code)) & m == 0
+}
+
 impl RedTable {
     fn reset_range(&mut self) {
         self.lo = u64::MAX;
         self.hi = 0;
         self.count = 0;
+        self.misses = 0;
+        self.clear_dense();
+    }
+
+    /// Forget the dense window (its slots stay ordinary entries).
+    fn clear_dense(&mut self) {
+        let c = self.dcode as usize;
+        if c != 0 {
+            self.win[c] = [0, u64::MAX];
+            self.dcode = 0;
+        }
     }
 }
 
@@ -170,6 +222,9 @@ thread_local! {
             count: 0,
             alo: u64::MAX,
             ahi: 0,
+            win: [[0, u64::MAX]; 17],
+            dcode: 0,
+            misses: 0,
             slots: [RedEntry::default(); SLOTS],
             order: [0; ORDER_CAP],
         });
@@ -206,7 +261,9 @@ unsafe fn apply(base: *mut u8, e: RedEntry) {
     unsafe { super::semantics::atomic_rmw(p, op.atom_op(), ty, e.val, true) };
 }
 
-/// Perform the entry of slot `s` (if any) and empty it.
+/// Perform the entry of slot `s` (if any) and empty it; an operand that changes nothing
+/// ([`identity`]: a dense window's slot no lane added to, whose address need not be in the
+/// arena) is dropped. Emptying a slot of the dense window ends the window.
 ///
 /// # Safety
 /// As [`apply`].
@@ -214,9 +271,73 @@ unsafe fn evict(t: &mut RedTable, base: *mut u8, s: usize) {
     let e = t.slots[s];
     if e.key != 0 {
         t.slots[s].key = 0;
-        // SAFETY: the caller's.
-        unsafe { apply(base, e) };
+        let code = e.key >> KEY_SHIFT;
+        if t.dcode != 0 {
+            let [lo, mask] = t.win[t.dcode as usize];
+            if (e.key & ADDR_MASK).wrapping_sub(lo) & mask == 0 {
+                t.clear_dense();
+            }
+        }
+        if !is_identity(code, e.val) {
+            // SAFETY: the caller's.
+            unsafe { apply(base, e) };
+        }
     }
+}
+
+/// Try to make the pending range a dense window (see [`RedTable::win`]): when every pending
+/// entry has key code `code`, the range `[lo, hi)` rounded up to a power of two `size` from
+/// `lo` fits in `4 * SLOTS` bytes (so each aligned address in it has a slot of its own),
+/// lies in `env`'s accessible arena, misses the checked hull and memcheck is off, every
+/// empty slot of `[lo, lo + size)` is keyed with the operation's identity as its operand and
+/// the pending range becomes that window. A group of lanes inside the window (aligned: the
+/// mask keeps the operand's low address bits) therefore passes the instruction's own window
+/// check, which the JIT's code skips for it.
+fn make_dense(t: &mut RedTable, env: &CtaEnv, code: u64) {
+    let (_, bytes) = of_code(code);
+    let step = u64::from(bytes);
+    if t.count == 0 || !t.lo.is_multiple_of(step) || env.memcheck != 0 {
+        return;
+    }
+    let Some(size) = (t.hi - t.lo).checked_next_power_of_two() else {
+        return;
+    };
+    let lo = t.lo;
+    let end = lo + size;
+    // The whole window in the accessible arena: a group in it skips the instruction's
+    // window check (`global_top` does not shrink while the code runs).
+    if size > 4 * SLOTS as u64
+        || lo < GLOBAL_BASE
+        || end - GLOBAL_BASE > env.global_top
+        || t.count + size / step > ORDER_CAP as u64
+        || t.alo < end && lo < t.ahi
+    {
+        return;
+    }
+    let n = t.count as usize;
+    if t.order[..n].iter().any(|&s| {
+        let k = t.slots[s as usize].key;
+        k != 0 && k >> KEY_SHIFT != code
+    }) {
+        return;
+    }
+    t.clear_dense();
+    let mut a = lo;
+    while a < end {
+        let s = (a >> 2) as usize % SLOTS;
+        if t.slots[s].key == 0 {
+            t.slots[s] = RedEntry {
+                key: a | code << KEY_SHIFT,
+                val: identity(code),
+            };
+            t.order[t.count as usize] = s as u16;
+            t.count += 1;
+        }
+        a += step;
+    }
+    t.hi = t.hi.max(end);
+    t.win[code as usize] = [lo, !(size - 1) | (step - 1)];
+    t.dcode = code;
 }
 
 /// Perform every pending entry of `t` (in the order they were made) and empty it.
@@ -332,11 +453,69 @@ pub unsafe extern "C" fn red_miss(env: *const CtaEnv, key: u64, val: u64) {
     t.count += 1;
     t.lo = t.lo.min(addr);
     t.hi = t.hi.max(addr + u64::from(bytes));
+    t.misses += 1;
+    if t.misses >= DENSE_AFTER && t.misses.is_power_of_two() {
+        make_dense(t, env, key >> KEY_SHIFT);
+    }
 }
+
+/// The number of misses since a flush after which (and at every power of two after it) a
+/// dense window is tried ([`make_dense`]).
+pub const DENSE_AFTER: u64 = 16;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every operation's identity leaves every value as it is (host arithmetic on the
+    /// operand's width), and is recognised as such.
+    #[test]
+    fn identities_change_nothing() {
+        let samples: [u64; 6] = [
+            0,
+            1,
+            0x7fff_ffff,
+            0x8000_0000,
+            0xdead_beef_0123_4567,
+            u64::MAX,
+        ];
+        for op in OPS {
+            for bytes in [4u32, 8] {
+                let code = op_code(op, bytes);
+                let id = identity(code);
+                assert!(is_identity(code, id));
+                for x in samples {
+                    let (got, want) = if bytes == 4 {
+                        let (a, b) = (x as u32, id as u32);
+                        let r = match op {
+                            RedOp::Add => a.wrapping_add(b),
+                            RedOp::And => a & b,
+                            RedOp::Or => a | b,
+                            RedOp::Xor => a ^ b,
+                            RedOp::UMin => a.min(b),
+                            RedOp::UMax => a.max(b),
+                            RedOp::SMin => (a as i32).min(b as i32) as u32,
+                            RedOp::SMax => (a as i32).max(b as i32) as u32,
+                        };
+                        (u64::from(r), u64::from(a))
+                    } else {
+                        let r = match op {
+                            RedOp::Add => x.wrapping_add(id),
+                            RedOp::And => x & id,
+                            RedOp::Or => x | id,
+                            RedOp::Xor => x ^ id,
+                            RedOp::UMin => x.min(id),
+                            RedOp::UMax => x.max(id),
+                            RedOp::SMin => (x as i64).min(id as i64) as u64,
+                            RedOp::SMax => (x as i64).max(id as i64) as u64,
+                        };
+                        (r, x)
+                    };
+                    assert_eq!(got, want, "{op:?} {bytes} bytes on {x:#x}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn codes_round_trip() {
