@@ -922,6 +922,30 @@ def rand_f16():
     return f16_bits(R.choice((-1, 1)) * R.uniform(0.25, 512))
 
 
+def multimem_st_rows(out, R, forms):
+    """Rows for multimem stores (op, inputs, words per lane): with one device the value stored to
+    the one copy; lanes write distinct words in a shuffled order."""
+    for op, ins, n in forms:
+        out.append("# %s: the value stored to the one copy; lanes write distinct words" % op.split(" ")[0])
+        out.append(">>> %s :: <- g:gptr %s ; global %d" % (op, ins, 4 * 32 * n))
+        img = [R.getrandbits(32) for _ in range(32 * n)]
+        after = list(img)
+        out.append("case")
+        out.append("init 0x0: " + " ".join(hx(v) for v in img))
+        order = list(range(32))
+        R.shuffle(order)
+        for lane in range(32):
+            w = order[lane] * n
+            vals = [R.getrandbits(32) for _ in range(n)]
+            after[w:w + n] = vals
+            if n == 2:
+                shown = hx(vals[0] | vals[1] << 32, 64)
+            else:
+                shown = " ".join(hx(v) for v in vals)
+            out.append("%d: %s %s ->" % (lane, hex(4 * w), shown))
+        out.append("expect 0x0: " + " ".join(hx(v) for v in after))
+
+
 def gen_multimem(out):
     words = 64
     # ld_reduce: the reduction over the one copy's value is that value.
@@ -961,27 +985,10 @@ def gen_multimem(out):
                 vals = [hx(img[w + k]) for k in range(step)]
             out.append("%d: %s -> %s" % (lane, hex(4 * w), " ".join(vals)))
     # st: a store of the one copy.
-    for op, ins, n in [("multimem.st.relaxed.gpu.global.b32 [g], v", "v:b32", 1),
-                       ("multimem.st.weak.global.v4.f32 [g], {v0, v1, v2, v3}", "v0:b32 v1:b32 v2:b32 v3:b32", 4),
-                       ("multimem.st.release.sys.global.b64 [g], v", "v:b64", 2)]:
-        out.append("# %s: the value stored to the one copy; lanes write distinct words" % op.split(" ")[0])
-        out.append(">>> %s :: <- g:gptr %s ; global %d" % (op, ins, 4 * 32 * n))
-        img = [R.getrandbits(32) for _ in range(32 * n)]
-        after = list(img)
-        out.append("case")
-        out.append("init 0x0: " + " ".join(hx(v) for v in img))
-        order = list(range(32))
-        R.shuffle(order)
-        for lane in range(32):
-            w = order[lane] * n
-            vals = [R.getrandbits(32) for _ in range(n)]
-            after[w:w + n] = vals
-            if n == 2:
-                shown = hx(vals[0] | vals[1] << 32, 64)
-            else:
-                shown = " ".join(hx(v) for v in vals)
-            out.append("%d: %s %s ->" % (lane, hex(4 * w), shown))
-        out.append("expect 0x0: " + " ".join(hx(v) for v in after))
+    multimem_st_rows(out, R, [
+        ("multimem.st.relaxed.gpu.global.b32 [g], v", "v:b32", 1),
+        ("multimem.st.weak.global.v4.f32 [g], {v0, v1, v2, v3}", "v0:b32 v1:b32 v2:b32 v3:b32", 4),
+        ("multimem.st.release.sys.global.b64 [g], v", "v:b64", 2)])
     # red: an atomic reduction into the one copy. Integer sums in any order; float adds to
     # distinct words (each rounded once, to nearest even).
     out.append("# multimem.red.relaxed.gpu.global.add.u32: 32 lanes add into 4 words; each word ends as its sum mod 2^32")
@@ -1075,24 +1082,10 @@ def gen_multimem_async(out):
     R = R_LATER
     out.append(".version 9.3")
     out.append(".target sm_100")
-    for op, ins, n in [("multimem.st.async.release.gpu.global.b32 [g], v", "v:b32", 1),
-                       ("multimem.st.async.release.sys.global.b64 [g], v", "v:b64", 2),
-                       ("multimem.st.async.release.gpu.global.f32 [g], v", "v:b32", 1)]:
-        out.append("# %s: the value stored to the one copy; lanes write distinct words" % op.split(" ")[0])
-        out.append(">>> %s :: <- g:gptr %s ; global %d" % (op, ins, 4 * 32 * n))
-        img = [R.getrandbits(32) for _ in range(32 * n)]
-        after = list(img)
-        out.append("case")
-        out.append("init 0x0: " + " ".join(hx(v) for v in img))
-        order = list(range(32))
-        R.shuffle(order)
-        for lane in range(32):
-            w = order[lane] * n
-            vals = [R.getrandbits(32) for _ in range(n)]
-            after[w:w + n] = vals
-            shown = hx(vals[0] | vals[1] << 32, 64) if n == 2 else hx(vals[0])
-            out.append("%d: %s %s ->" % (lane, hex(4 * w), shown))
-        out.append("expect 0x0: " + " ".join(hx(v) for v in after))
+    multimem_st_rows(out, R, [
+        ("multimem.st.async.release.gpu.global.b32 [g], v", "v:b32", 1),
+        ("multimem.st.async.release.sys.global.b64 [g], v", "v:b64", 2),
+        ("multimem.st.async.release.gpu.global.f32 [g], v", "v:b32", 1)])
     for op, bits in [("multimem.red.async.release.gpu.global.add.u32 [g], v", 32),
                      ("multimem.red.async.release.sys.global.add.s32 [g], v", 32),
                      ("multimem.red.async.release.gpu.global.add.u64 [g], v", 64)]:
