@@ -1993,7 +1993,8 @@ mod tests {
             ),
             (
                 "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.f32.e2m1.e2m1.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f1, %f2, %f3, %f4}".into(),
-                "mma with .kind::mxf8f6f4 (the block-scaled sm_120 forms",
+                // The block-scaled kinds need PTX ISA 8.7 (the example kernel is .version 8.5).
+                ".block_scale ('mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.f32.e2m1.e2m1.f32') requires PTX ISA 8.7",
             ),
         ] {
             let err = crate::host::front_end(&crate::coverage::example_kernel(&inst), "bad.ptx")
