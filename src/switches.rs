@@ -29,6 +29,11 @@ pub struct Switches {
     pub compile_times: bool,
     /// `PTXJIT_DISASM`: print each compiled kernel's machine code.
     pub disasm: bool,
+    /// `PTXJIT_CODE_DIR`: a folder into which each compiled kernel's machine code is written,
+    /// one file per function named `<kernel>.<tier>.<load address in hex>.bin`, to match a
+    /// profile's per-address counts (callgrind `--dump-instr=yes`) with the instructions
+    /// (`objdump -b binary --adjust-vma`). Unset or empty: none written.
+    pub code_dir: Option<&'static std::path::Path>,
     /// `PTXJIT_TIER`: compile JIT kernels with one tier only, `quick` or `optimized`
     /// (`jit::Tier`), instead of the quick tier for the first launch and the optimized one on
     /// a background thread (`host::tiers`). Unset (or any other value, reported once): both.
@@ -49,6 +54,9 @@ pub fn switches() -> &'static Switches {
         no_stream: set_not_off("PTXJIT_NO_STREAM"),
         compile_times: std::env::var_os("PTXJIT_COMPILE_TIMES").is_some(),
         disasm: std::env::var_os("PTXJIT_DISASM").is_some(),
+        code_dir: std::env::var_os("PTXJIT_CODE_DIR")
+            .filter(|v| !v.is_empty())
+            .map(|v| &*Box::leak(std::path::PathBuf::from(v).into_boxed_path())),
         tier: std::env::var("PTXJIT_TIER").ok().and_then(|v| {
             let t = tier_word(&v);
             if t.is_none() && !v.trim().is_empty() {

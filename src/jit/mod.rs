@@ -356,6 +356,9 @@ pub fn compile_tier(
     SCRATCH.with(|s| s.set(Some(Box::new(Scratch { ctx, fctx }))));
     module.finalize_definitions().map_err(|e| e.to_string())?;
     let code = module.get_finalized_function(id);
+    if let Some(dir) = crate::switches::switches().code_dir {
+        write_code(dir, &f.name, tier, code, code_bytes as usize);
+    }
     if times {
         let t3 = std::time::Instant::now();
         let ms = |a: std::time::Instant, b: std::time::Instant| (b - a).as_secs_f64() * 1e3;
@@ -386,6 +389,23 @@ pub fn compile_tier(
         module: Some(module),
         _data: data,
     })
+}
+
+/// `PTXJIT_CODE_DIR`: writes the `len` bytes of finalized machine code at `code` (kernel
+/// `name`, compiled for `tier`) to `dir/<name>.<tier>.<address in hex>.bin`; a failed write is
+/// reported on stderr and changes nothing else (a diagnostic).
+fn write_code(dir: &std::path::Path, name: &str, tier: Tier, code: *const u8, len: usize) {
+    // SAFETY: `code` is the start of a function that cranelift-jit finalized (mapped
+    // readable and executable, never unmapped while the module lives) and `len` is the
+    // size Cranelift reported for its code and constants, which lie there contiguously.
+    let bytes = unsafe { std::slice::from_raw_parts(code, len) };
+    let path = dir.join(format!("{name}.{}.{:x}.bin", tier.name(), code as usize));
+    if let Err(e) = std::fs::write(&path, bytes) {
+        eprintln!(
+            "ptxjit: PTXJIT_CODE_DIR: cannot write {}: {e}",
+            path.display()
+        );
+    }
 }
 
 /// The host's Cranelift target for `tier`: the host's CPU features (detected once per
