@@ -123,6 +123,8 @@ driver_api! {
     cuMemsetD8Async(H, u8, usize, H);
     cuMemPrefetchAsync_v2(H, usize, crate::memory::MemLocation, c_uint, H);
     cuMemAdvise_v2(H, usize, c_uint, crate::memory::MemLocation);
+    cuMemRangeGetAttribute(*mut c_void, usize, c_uint, H, usize);
+    cuMemRangeGetAttributes(*mut *mut c_void, *const usize, *const c_uint, usize, H, usize);
     cuMemsetD2D8_v2(H, usize, u8, usize, usize);
     cuMemsetD2D8Async(H, usize, u8, usize, usize, H);
     cuMemcpy2D_v2(*const c_void);
