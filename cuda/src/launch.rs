@@ -176,28 +176,21 @@ pub(crate) unsafe fn param_buffer(
 /// outside the limits, parameters that cannot be read, a bad handle): under a tool it is one
 /// of its API errors, reported with every failed call ("Program hit … on CUDA API call to
 /// cuLaunchKernel", `sanitizer::driver_call`); else its reason goes to stderr once per
-/// distinct reason, unless tracing (which prints it with every failed call): a program usually shows only the code (`CUDA_ERROR_INVALID_VALUE`), and
-/// NVIDIA's driver says no more. A launch that faulted, timed out or was interrupted made its
-/// error sticky and has printed its report already.
+/// distinct reason, unless tracing (which prints it with every failed call): a program usually
+/// shows only the code (`CUDA_ERROR_INVALID_VALUE`), and NVIDIA's driver says no more. Inside
+/// a call of ptxjit's runtime (`cudaLaunchKernelExC` calling `cuLaunchKernelEx`) the reason
+/// waits for the end of that call, which prints it under the runtime function's name and
+/// code (`crate::sanitizer::refused_in_runtime`). A launch that faulted, timed out or was
+/// interrupted made its error sticky and has printed its report already.
 fn say_refused<T>(d: &Driver, call: &str, r: Result<T, Fail>) -> Result<T, Fail> {
-    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
     let Err(f) = &r else {
         return r;
     };
-    if d.sticky.is_some() {
+    if d.sticky.is_some() || d.config.tool.is_some() || crate::tracing() {
         return r;
     }
-    if d.config.tool.is_none() && !crate::tracing() {
-        if let Ok(mut said) = SAID.lock() {
-            if !said.contains(&f.message) {
-                said.push(f.message.clone());
-                eprintln!(
-                    "ptxjit: {call}: {} ({})",
-                    f.message,
-                    crate::errors::name(f.code)
-                );
-            }
-        }
+    if !crate::sanitizer::refused_in_runtime(&f.message) {
+        crate::sanitizer::say_once(call, &f.message, crate::errors::name(f.code));
     }
     r
 }
