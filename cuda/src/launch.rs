@@ -566,7 +566,13 @@ exports! { cuOccupancyMaxActiveClusters => fn(n: *mut c_int, f: u64, config: *co
 /// `CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`, else the kernel's required shape from
 /// `cuFuncSetAttribute` or `__cluster_dims__`) with `c`'s block and dynamic shared memory are
 /// resident at once: the CTAs that fit on one multiprocessor times the multiprocessors, in
-/// whole clusters (a GPU also keeps a cluster within one GPC, which ptxjit has not). Errors,
+/// whole clusters, and at least one cluster when a CTA fits on a multiprocessor at all.
+/// A GPU keeps each cluster within one GPC (a group of multiprocessors: about 16 to 18 in
+/// each of an H100's), so its answer is the sum over its GPCs and can be lower; ptxjit has no GPCs
+/// (its multiprocessors count as one), and one worker of its CTA scheduler holds a whole
+/// cluster and takes turns at its CTAs (docs/clusters.md), so a cluster of any allowed size
+/// runs even where its CTAs outnumber what the multiprocessors hold, which on a GPU would be
+/// an answer of 0 and a refused launch. Errors,
 /// as CUDA documents them: no shape anywhere, or one of more CTAs than a cluster may have (8,
 /// 16 with `CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED`), is
 /// `CUDA_ERROR_INVALID_CLUSTER_SIZE`; [`launch_cluster`]'s checks (a shape other than the
@@ -606,6 +612,7 @@ fn max_active_clusters(
     let block = c_int::try_from(block).unwrap_or(c_int::MAX);
     let per_sm = blocks_per_sm(d, f, block, c.shared_mem_bytes as usize)?;
     let resident = per_sm as u64 * crate::device::sm_count().max(0) as u64 / ctas;
+    let resident = if per_sm > 0 { resident.max(1) } else { 0 };
     Ok(resident.min(c_int::MAX as u64) as c_int)
 }
 
