@@ -104,19 +104,44 @@ fn report(r: Result<(), Error>) -> ptxjit::host::tool::SanitizerReport {
     }
 }
 
+/// Launches `kernel` with one CTA of `threads` on each engine, without the tool (it completes,
+/// or fails with the error kind `plain`) and under synccheck, whose report must have `count`
+/// findings, each "Barrier error detected. `what`". Gives each engine's report.
+fn findings(
+    kernel: &str,
+    threads: u32,
+    plain: Option<&str>,
+    count: usize,
+    what: &str,
+) -> Vec<(Engine, ptxjit::host::tool::SanitizerReport)> {
+    [Engine::Jit, Engine::Interp]
+        .into_iter()
+        .map(|engine| {
+            match (launch(engine, kernel, threads, false), plain) {
+                (Ok(()), None) => {}
+                (Err(e), Some(kind)) => assert_eq!(e.kind(), kind, "{engine}: {e}"),
+                (other, _) => panic!("{engine}: {kernel} without synccheck: {other:?}"),
+            }
+            let rep = report(launch(engine, kernel, threads, true));
+            assert_eq!(rep.findings.len(), count, "{engine}: {rep}");
+            for f in &rep.findings {
+                assert_eq!(
+                    f.what,
+                    format!("Barrier error detected. {what}"),
+                    "{engine}"
+                );
+            }
+            (engine, rep)
+        })
+        .collect()
+}
+
 #[test]
 fn a_divergent_bar_sync_is_reported_before_its_deadlock() {
-    for engine in [Engine::Jit, Engine::Interp] {
-        // Without the tool: the deadlock, as before.
-        let e = launch(engine, "split", 32, false).unwrap_err();
-        assert_eq!(e.kind(), "deadlock", "{engine}: {e}");
-        let rep = report(launch(engine, "split", 32, true));
-        assert_eq!(rep.findings.len(), 1, "{engine}: {rep}");
+    // Without the tool: the deadlock, as before.
+    let what = "Divergent thread(s) in warp";
+    for (engine, rep) in findings("split", 32, Some("deadlock"), 1, what) {
         let f = &rep.findings[0];
-        assert_eq!(
-            f.what,
-            "Barrier error detected. Divergent thread(s) in warp"
-        );
         assert!(
             f.detail.contains("wait at barrier 0 (line")
                 && f.detail.contains("lanes 0-15")
@@ -132,16 +157,10 @@ fn a_divergent_bar_sync_is_reported_before_its_deadlock() {
 
 #[test]
 fn mismatched_thread_counts_are_reported_and_the_kernel_completes() {
-    for engine in [Engine::Jit, Engine::Interp] {
-        assert!(launch(engine, "counts", 64, false).is_ok());
-        let rep = report(launch(engine, "counts", 64, true));
+    let what = "Mismatched barrier thread counts";
+    for (engine, rep) in findings("counts", 64, None, 1, what) {
         assert_eq!(rep.stopped, None);
-        assert_eq!(rep.findings.len(), 1, "{engine}: {rep}");
         let f = &rep.findings[0];
-        assert_eq!(
-            f.what,
-            "Barrier error detected. Mismatched barrier thread counts"
-        );
         assert_eq!((f.tid, f.threads), ([32, 0, 0], 32));
         assert!(
             f.detail.contains("warp 1 waits at barrier 1")
@@ -155,12 +174,8 @@ fn mismatched_thread_counts_are_reported_and_the_kernel_completes() {
 
 #[test]
 fn lanes_that_name_each_other_with_different_membermasks_are_reported() {
-    for engine in [Engine::Jit, Engine::Interp] {
-        assert!(launch(engine, "masks", 32, false).is_ok());
-        let rep = report(launch(engine, "masks", 32, true));
-        assert_eq!(rep.findings.len(), 1, "{engine}: {rep}");
+    for (engine, rep) in findings("masks", 32, None, 1, "Invalid arguments") {
         let f = &rep.findings[0];
-        assert_eq!(f.what, "Barrier error detected. Invalid arguments");
         // Lanes 16-31 name lanes 0-15, which give 0x0000ffff.
         assert_eq!((f.tid, f.threads), ([16, 0, 0], 16));
         assert!(
@@ -181,12 +196,8 @@ fn lanes_that_name_each_other_with_different_membermasks_are_reported() {
 /// nothing and is none.
 #[test]
 fn a_shuffle_whose_membermask_names_lanes_at_another_shuffle_is_reported() {
-    for engine in [Engine::Jit, Engine::Interp] {
-        assert!(launch(engine, "apart", 32, false).is_ok());
-        let rep = report(launch(engine, "apart", 32, true));
-        assert_eq!(rep.findings.len(), 2, "{engine}: {rep}");
+    for (engine, rep) in findings("apart", 32, None, 2, "Invalid arguments") {
         for f in &rep.findings {
-            assert_eq!(f.what, "Barrier error detected. Invalid arguments");
             assert_eq!(f.threads, 16, "{engine}: {rep}");
         }
         let low = rep

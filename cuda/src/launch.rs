@@ -176,28 +176,21 @@ pub(crate) unsafe fn param_buffer(
 /// outside the limits, parameters that cannot be read, a bad handle): under a tool it is one
 /// of its API errors, reported with every failed call ("Program hit … on CUDA API call to
 /// cuLaunchKernel", `sanitizer::driver_call`); else its reason goes to stderr once per
-/// distinct reason, unless tracing (which prints it with every failed call): a program usually shows only the code (`CUDA_ERROR_INVALID_VALUE`), and
-/// NVIDIA's driver says no more. A launch that faulted, timed out or was interrupted made its
-/// error sticky and has printed its report already.
+/// distinct reason, unless tracing (which prints it with every failed call): a program usually
+/// shows only the code (`CUDA_ERROR_INVALID_VALUE`), and NVIDIA's driver says no more. Inside
+/// a call of ptxjit's runtime (`cudaLaunchKernelExC` calling `cuLaunchKernelEx`) the reason
+/// waits for the end of that call, which prints it under the runtime function's name and
+/// code (`crate::sanitizer::refused_in_runtime`). A launch that faulted, timed out or was
+/// interrupted made its error sticky and has printed its report already.
 fn say_refused<T>(d: &Driver, call: &str, r: Result<T, Fail>) -> Result<T, Fail> {
-    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
     let Err(f) = &r else {
         return r;
     };
-    if d.sticky.is_some() {
+    if d.sticky.is_some() || d.config.tool.is_some() || crate::tracing() {
         return r;
     }
-    if d.config.tool.is_none() && !crate::tracing() {
-        if let Ok(mut said) = SAID.lock() {
-            if !said.contains(&f.message) {
-                said.push(f.message.clone());
-                eprintln!(
-                    "ptxjit: {call}: {} ({})",
-                    f.message,
-                    crate::errors::name(f.code)
-                );
-            }
-        }
+    if !crate::sanitizer::refused_in_runtime(&f.message) {
+        crate::sanitizer::say_once(call, &f.message, crate::errors::name(f.code));
     }
     r
 }
@@ -573,7 +566,13 @@ exports! { cuOccupancyMaxActiveClusters => fn(n: *mut c_int, f: u64, config: *co
 /// `CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`, else the kernel's required shape from
 /// `cuFuncSetAttribute` or `__cluster_dims__`) with `c`'s block and dynamic shared memory are
 /// resident at once: the CTAs that fit on one multiprocessor times the multiprocessors, in
-/// whole clusters (a GPU also keeps a cluster within one GPC, which ptxjit has not). Errors,
+/// whole clusters, and at least one cluster when a CTA fits on a multiprocessor at all.
+/// A GPU keeps each cluster within one GPC (a group of multiprocessors: about 16 to 18 in
+/// each of an H100's), so its answer is the sum over its GPCs and can be lower; ptxjit has no GPCs
+/// (its multiprocessors count as one), and one worker of its CTA scheduler holds a whole
+/// cluster and takes turns at its CTAs (docs/clusters.md), so a cluster of any allowed size
+/// runs even where its CTAs outnumber what the multiprocessors hold, which on a GPU would be
+/// an answer of 0 and a refused launch. Errors,
 /// as CUDA documents them: no shape anywhere, or one of more CTAs than a cluster may have (8,
 /// 16 with `CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED`), is
 /// `CUDA_ERROR_INVALID_CLUSTER_SIZE`; [`launch_cluster`]'s checks (a shape other than the
@@ -613,6 +612,7 @@ fn max_active_clusters(
     let block = c_int::try_from(block).unwrap_or(c_int::MAX);
     let per_sm = blocks_per_sm(d, f, block, c.shared_mem_bytes as usize)?;
     let resident = per_sm as u64 * crate::device::sm_count().max(0) as u64 / ctas;
+    let resident = if per_sm > 0 { resident.max(1) } else { 0 };
     Ok(resident.min(c_int::MAX as u64) as c_int)
 }
 

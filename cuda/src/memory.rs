@@ -13,6 +13,7 @@ use crate::exports;
 use crate::state::{with_context, Driver};
 use crate::{entry, out, DrvResult, Fail};
 use ptxjit::host::DevicePtr;
+use std::collections::BTreeMap;
 use std::ffi::{c_uint, c_void};
 
 /// `CUdeviceptr`.
@@ -326,7 +327,7 @@ exports! { cuMemAllocManaged => fn(dptr: *mut CUdeviceptr, bytes: usize, flags: 
         let p = alloc(d, bytes, "cuMemAllocManaged")?;
         // The program writes managed memory directly: initcheck cannot see it.
         written(d, p as *const u8, bytes as u64);
-        d.managed.insert(p, bytes as u64);
+        managed_added(d, p, bytes as u64);
         Ok(p)
     })?;
     unsafe { out(dptr, p) }
@@ -811,8 +812,12 @@ fn device_or_cpu(dev: i32, what: &str) -> DrvResult {
 
 /// `CUmemLocationType`'s `CU_MEM_LOCATION_TYPE_DEVICE`: its id is a device ordinal.
 const LOCATION_DEVICE: c_uint = 1;
+/// `CU_MEM_LOCATION_TYPE_HOST`.
+const LOCATION_HOST: c_uint = 2;
+/// `CU_MEM_LOCATION_TYPE_HOST_NUMA`: its id is a host NUMA node.
+const LOCATION_HOST_NUMA: c_uint = 3;
 /// `CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT`, the last location type.
-const LOCATION_LAST: c_uint = 4;
+const LOCATION_HOST_NUMA_CURRENT: c_uint = 4;
 
 /// A `CUmemLocation` of prefetching or advice: a type CUDA defines (`CUDA_ERROR_INVALID_VALUE`
 /// else), and for a device, device 0.
@@ -823,7 +828,7 @@ fn location(loc: CUmemLocation, what: &str) -> DrvResult {
             CUDA_ERROR_INVALID_DEVICE,
             format!("{what}: device {} (ptxjit has device 0)", loc.id),
         )),
-        2..=LOCATION_LAST => Ok(()),
+        LOCATION_HOST..=LOCATION_HOST_NUMA_CURRENT => Ok(()),
         other => Err(Fail::new(
             CUDA_ERROR_INVALID_VALUE,
             format!("{what}: memory location type {other}"),
@@ -844,8 +849,200 @@ fn advice(a: c_uint, what: &str) -> Result<bool, Fail> {
 }
 
 // Prefetching and advice move or place a GPU's pages; managed memory is the host's one memory
-// here, so a valid call changes nothing. CUDA 12.2's `_v2` ABIs take a location in place of a
-// device.
+// here, so a valid call moves nothing. What they asked for is kept, page by page, for
+// `cuMemRangeGetAttribute(s)` to report, as CUDA documents it. CUDA 12.2's `_v2` ABIs take a
+// location in place of a device.
+
+/// A managed range's pages as advice and prefetching left them: a value per page over the
+/// CPU pages each call covered (CUDA rounds a range down and up to whole CPU pages). Each map
+/// holds disjoint byte ranges, page-aligned.
+#[derive(Default)]
+pub struct Advice {
+    /// `CU_MEM_ADVISE_SET_READ_MOSTLY`.
+    read_mostly: RangeValues<()>,
+    /// `CU_MEM_ADVISE_SET_PREFERRED_LOCATION`'s location.
+    preferred: RangeValues<Place>,
+    /// `CU_MEM_ADVISE_SET_ACCESSED_BY` for device 0 and for the host (`CU_DEVICE_CPU`).
+    accessed_by: [RangeValues<()>; 2],
+    /// The location of the last `cuMemPrefetchAsync` that covered each page.
+    last_prefetch: RangeValues<Place>,
+}
+
+/// A location of advice or prefetching, as a range attribute reports it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Place {
+    /// Device 0.
+    Device,
+    /// The host (`CU_MEM_LOCATION_TYPE_HOST`, `CU_DEVICE_CPU`).
+    Host,
+    /// Host NUMA node `id` (`CU_MEM_LOCATION_TYPE_HOST_NUMA`; `..._HOST_NUMA_CURRENT` is
+    /// node 0, the one node ptxjit's host is taken to have).
+    HostNuma(i32),
+}
+
+impl Place {
+    /// The place of a `CUmemLocation` that [`location`] accepted.
+    fn of(loc: CUmemLocation) -> Place {
+        match loc.kind {
+            LOCATION_DEVICE => Place::Device,
+            LOCATION_HOST_NUMA => Place::HostNuma(loc.id),
+            LOCATION_HOST_NUMA_CURRENT => Place::HostNuma(0),
+            _ => Place::Host,
+        }
+    }
+
+    /// The place of a device argument that [`device_or_cpu`] accepted.
+    fn of_device(dev: i32) -> Place {
+        if dev == DEVICE_CPU {
+            Place::Host
+        } else {
+            Place::Device
+        }
+    }
+
+    /// As a device ordinal: 0, or `CU_DEVICE_CPU` for any host location.
+    fn device(self) -> i32 {
+        match self {
+            Place::Device => 0,
+            Place::Host | Place::HostNuma(_) => DEVICE_CPU,
+        }
+    }
+
+    /// As a `CUmemLocation`'s type and id.
+    fn location(self) -> (c_uint, i32) {
+        match self {
+            Place::Device => (LOCATION_DEVICE, 0),
+            Place::Host => (LOCATION_HOST, 0),
+            Place::HostNuma(id) => (LOCATION_HOST_NUMA, id),
+        }
+    }
+}
+
+/// Values over disjoint byte ranges `[start, end)`, by start.
+struct RangeValues<V> {
+    map: BTreeMap<u64, (u64, V)>,
+}
+
+impl<V> Default for RangeValues<V> {
+    fn default() -> Self {
+        RangeValues {
+            map: BTreeMap::new(),
+        }
+    }
+}
+
+impl<V: Copy + PartialEq> RangeValues<V> {
+    /// Gives `[start, end)` the value `v`, or none; the parts of other ranges outside it keep
+    /// theirs.
+    fn set(&mut self, start: u64, end: u64, v: Option<V>) {
+        if let Some((&s, &(e, old))) = self.map.range(..start).next_back() {
+            if e > start {
+                self.map.insert(s, (start, old));
+                if e > end {
+                    self.map.insert(end, (e, old));
+                }
+            }
+        }
+        let inside: Vec<u64> = self.map.range(start..end).map(|(&s, _)| s).collect();
+        for s in inside {
+            if let Some((e, old)) = self.map.remove(&s) {
+                if e > end {
+                    self.map.insert(end, (e, old));
+                }
+            }
+        }
+        if let Some(v) = v {
+            self.map.insert(start, (end, v));
+        }
+    }
+
+    /// The value every byte of `[start, end)` has, if they all have the same one; `None` when
+    /// some byte has none or two bytes differ.
+    fn uniform(&self, start: u64, end: u64) -> Option<V> {
+        let from = self
+            .map
+            .range(..=start)
+            .next_back()
+            .map_or(start, |(&s, _)| s);
+        let (mut at, mut value) = (start, None);
+        for (&s, &(e, v)) in self.map.range(from..end.max(start + 1)) {
+            if e <= at {
+                continue;
+            }
+            if s > at || value.is_some_and(|w| w != v) {
+                return None;
+            }
+            value = Some(v);
+            at = e;
+            if at >= end {
+                return value;
+            }
+        }
+        None
+    }
+}
+
+impl Advice {
+    /// Forgets what was asked for `[start, end)`, whose memory is new.
+    fn forget(&mut self, start: u64, end: u64) {
+        self.read_mostly.set(start, end, None);
+        self.preferred.set(start, end, None);
+        for a in &mut self.accessed_by {
+            a.set(start, end, None);
+        }
+        self.last_prefetch.set(start, end, None);
+    }
+}
+
+/// The CPU page size, in bytes, that advice and range queries round to.
+fn cpu_page() -> u64 {
+    static PAGE: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *PAGE.get_or_init(|| {
+        // SAFETY: sysconf has no preconditions.
+        let p = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+        if p > 0 {
+            p as u64
+        } else {
+            4096
+        }
+    })
+}
+
+/// `[p, p + n)` rounded out to whole CPU pages.
+fn pages(p: CUdeviceptr, n: usize) -> (u64, u64) {
+    let page = cpu_page();
+    let end = p.saturating_add(n as u64).max(p + 1);
+    (p / page * page, end.div_ceil(page).saturating_mul(page))
+}
+
+/// Records that `[p, p + bytes)` is new managed memory (`cuMemAllocManaged`, a `__managed__`
+/// variable), with no advice and no prefetch yet.
+pub fn managed_added(d: &mut Driver, p: u64, bytes: u64) {
+    d.managed.insert(p, bytes);
+    d.advice.forget(p, p.saturating_add(bytes.max(1)));
+}
+
+/// Keeps advice `a` (1 to 6, checked) for `[p, p + n)` at `place` (read by the location
+/// advice only).
+fn keep_advice(d: &mut Driver, p: CUdeviceptr, n: usize, a: c_uint, place: Place) {
+    let (start, end) = pages(p, n);
+    let by = usize::from(place != Place::Device);
+    match a {
+        1 => d.advice.read_mostly.set(start, end, Some(())),
+        2 => d.advice.read_mostly.set(start, end, None),
+        3 => d.advice.preferred.set(start, end, Some(place)),
+        4 => d.advice.preferred.set(start, end, None),
+        5 => d.advice.accessed_by[by].set(start, end, Some(())),
+        6 => d.advice.accessed_by[by].set(start, end, None),
+        _ => {}
+    }
+}
+
+/// Keeps `place` as the last prefetch location of `[p, p + n)`.
+fn keep_prefetch(d: &mut Driver, p: CUdeviceptr, n: usize, place: Place) {
+    let (start, end) = pages(p, n);
+    d.advice.last_prefetch.set(start, end, Some(place));
+}
 
 #[no_mangle]
 pub unsafe extern "C" fn cuMemAdvise_v2(
@@ -859,7 +1056,9 @@ pub unsafe extern "C" fn cuMemAdvise_v2(
             if advice(a, "cuMemAdvise_v2")? {
                 location(loc, "cuMemAdvise_v2")?;
             }
-            managed_range(d, p, n, "cuMemAdvise_v2")
+            managed_range(d, p, n, "cuMemAdvise_v2")?;
+            keep_advice(d, p, n, a, Place::of(loc));
+            Ok(())
         })
     })
 }
@@ -868,7 +1067,9 @@ exports! { cuMemPrefetchAsync, cuMemPrefetchAsync_ptsz => fn(p: CUdeviceptr, n: 
     with_context(|d| {
         d.check_stream(s)?;
         device_or_cpu(dev, "cuMemPrefetchAsync")?;
-        managed_range(d, p, n, "cuMemPrefetchAsync")
+        managed_range(d, p, n, "cuMemPrefetchAsync")?;
+        keep_prefetch(d, p, n, Place::of_device(dev));
+        Ok(())
     })
 }}
 
@@ -876,7 +1077,9 @@ exports! { cuMemPrefetchAsync_v2, cuMemPrefetchAsync_v2_ptsz => fn(p: CUdevicept
     with_context(|d| {
         d.check_stream(s)?;
         location(loc, "cuMemPrefetchAsync_v2")?;
-        managed_range(d, p, n, "cuMemPrefetchAsync_v2")
+        managed_range(d, p, n, "cuMemPrefetchAsync_v2")?;
+        keep_prefetch(d, p, n, Place::of(loc));
+        Ok(())
     })
 }}
 
@@ -885,6 +1088,118 @@ exports! { cuMemAdvise => fn(p: CUdeviceptr, n: usize, a: c_uint, dev: i32) {
         if advice(a, "cuMemAdvise")? {
             device_or_cpu(dev, "cuMemAdvise")?;
         }
-        managed_range(d, p, n, "cuMemAdvise")
+        managed_range(d, p, n, "cuMemAdvise")?;
+        keep_advice(d, p, n, a, Place::of_device(dev));
+        Ok(())
+    })
+}}
+
+/// `CU_DEVICE_INVALID`: no device (a range attribute's answer where pages differ or have none).
+const DEVICE_INVALID: i32 = -2;
+/// `CU_MEM_LOCATION_TYPE_INVALID`.
+const LOCATION_INVALID: c_uint = 0;
+
+/// One `CUmem_range_attribute` of `[p, p + n)` (managed memory, checked by the caller) into
+/// `size` bytes at `data`, as the CUDA Driver API documents `cuMemRangeGetAttribute`:
+/// READ_MOSTLY (1): 1 when every page has it; PREFERRED_LOCATION (2) and
+/// LAST_PREFETCH_LOCATION (4): device 0, `CU_DEVICE_CPU` for a host location, or
+/// `CU_DEVICE_INVALID` where the pages differ or some have none; ACCESSED_BY (3): the devices
+/// with the advice over the whole range (0, then `CU_DEVICE_CPU` for the host), the rest of
+/// the array `CU_DEVICE_INVALID`; the `_TYPE` (5, 7) and `_ID` (6, 8) forms: the location's
+/// `CUmemLocationType` (`CU_MEM_LOCATION_TYPE_INVALID` where the pages differ) and id. Errors:
+/// `CUDA_ERROR_INVALID_VALUE` for another attribute, a null `data`, or a size other than 4
+/// (a non-zero multiple of 4 for ACCESSED_BY).
+fn range_attribute(
+    d: &Driver,
+    data: *mut c_void,
+    size: usize,
+    attribute: c_uint,
+    p: CUdeviceptr,
+    n: usize,
+) -> DrvResult {
+    let size_ok = if attribute == 3 {
+        size > 0 && size.is_multiple_of(4)
+    } else {
+        size == 4
+    };
+    if data.is_null() || !size_ok || !(1..=8).contains(&attribute) {
+        return Err(Fail::new(
+            CUDA_ERROR_INVALID_VALUE,
+            format!(
+                "cuMemRangeGetAttribute: attribute {attribute} into {size} bytes at {data:p} \
+                 (CU_MEM_RANGE_ATTRIBUTE_* are 1 to 8, each a 4-byte value; ACCESSED_BY an \
+                 array of them)"
+            ),
+        ));
+    }
+    let (start, end) = pages(p, n);
+    let a = &d.advice;
+    let int = |v: i32| unsafe { out(data.cast::<i32>(), v) };
+    match attribute {
+        1 => int(i32::from(a.read_mostly.uniform(start, end).is_some())),
+        2 => int(a
+            .preferred
+            .uniform(start, end)
+            .map_or(DEVICE_INVALID, Place::device)),
+        3 => {
+            let mut ids = [0, DEVICE_CPU]
+                .into_iter()
+                .zip(&a.accessed_by)
+                .filter(|(_, r)| r.uniform(start, end).is_some())
+                .map(|(id, _)| id);
+            for i in 0..size / 4 {
+                let v = ids.next().unwrap_or(DEVICE_INVALID);
+                // SAFETY: `size` bytes at `data`, by the API's contract.
+                unsafe { data.cast::<i32>().add(i).write_unaligned(v) };
+            }
+            Ok(())
+        }
+        4 => int(a
+            .last_prefetch
+            .uniform(start, end)
+            .map_or(DEVICE_INVALID, Place::device)),
+        5 | 7 => {
+            let r = if attribute == 5 {
+                &a.preferred
+            } else {
+                &a.last_prefetch
+            };
+            let kind = r
+                .uniform(start, end)
+                .map_or(LOCATION_INVALID, |pl| pl.location().0);
+            unsafe { out(data.cast::<c_uint>(), kind) }
+        }
+        _ => {
+            let r = if attribute == 6 {
+                &a.preferred
+            } else {
+                &a.last_prefetch
+            };
+            int(r
+                .uniform(start, end)
+                .map_or(DEVICE_INVALID, |pl| pl.location().1))
+        }
+    }
+}
+
+exports! { cuMemRangeGetAttribute => fn(data: *mut c_void, size: usize, attribute: c_uint, p: CUdeviceptr, n: usize) {
+    with_context(|d| {
+        managed_range(d, p, n, "cuMemRangeGetAttribute")?;
+        range_attribute(d, data, size, attribute, p, n)
+    })
+}}
+
+exports! { cuMemRangeGetAttributes => fn(data: *mut *mut c_void, sizes: *const usize, attributes: *const c_uint, count: usize, p: CUdeviceptr, n: usize) {
+    if count > 0 && (data.is_null() || sizes.is_null() || attributes.is_null()) {
+        return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "cuMemRangeGetAttributes: a null array"));
+    }
+    with_context(|d| {
+        managed_range(d, p, n, "cuMemRangeGetAttributes")?;
+        for i in 0..count {
+            // SAFETY: `count` entries in each array, by the API's contract.
+            let (dp, size, attribute) = unsafe { (*data.add(i), *sizes.add(i), *attributes.add(i)) };
+            range_attribute(d, dp, size, attribute, p, n)?;
+        }
+        Ok(())
     })
 }}

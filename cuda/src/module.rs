@@ -468,7 +468,7 @@ fn load(d: &mut Driver, inputs: &[(String, String)], logs: &JitLogs) -> Result<u
             // variables stay allocated.
             for &p in &module.managed {
                 if let Some(&(_, _, bytes)) = module.globals.iter().find(|g| g.1 == p) {
-                    d.managed.insert(p.0, bytes);
+                    crate::memory::managed_added(d, p.0, bytes);
                 }
             }
             let h = d.handle(Kind::Module);

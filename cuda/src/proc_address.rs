@@ -214,20 +214,24 @@ pub struct PtxjitExports {
     /// call that the runtime made (`cuMemAlloc`). Errors: `CUDA_ERROR_INVALID_VALUE` for a
     /// null or over-long or non-UTF-8 label or an address where no allocation starts.
     pub set_allocation_label: unsafe extern "C" fn(u64, *const c_char) -> CUresult,
-    /// `()`: the runtime enters one of its API functions (called only under a tool, so
-    /// that the driver calls it makes are told from the program's:
-    /// [`crate::sanitizer::runtime_call_begin`]).
+    /// `()`: the runtime enters one of its API functions, so that the driver calls it makes
+    /// are told from the program's (a tool's reports, a refused launch's reason printed
+    /// under the runtime function's name: [`crate::sanitizer::runtime_call_begin`]).
     pub runtime_call_begin: unsafe extern "C" fn(),
     /// `(name, name_len, code, code_name, description)`: the runtime leaves API function
-    /// `name` with `cudaError_t` `code`; the tool reports it when it failed
-    /// ([`crate::sanitizer::runtime_call_end`]).
+    /// `name` with `cudaError_t` `code`; the tool reports it when it failed, and without a
+    /// tool the reason a driver launch inside it was refused is printed under `name` and
+    /// `code_name` ([`crate::sanitizer::runtime_call_end`]).
     pub runtime_call_end: unsafe extern "C" fn(*const u8, usize, u32, *const c_char, *const c_char),
     /// `(reason, reason_len)`: the runtime's own reason (UTF-8, not NUL-terminated) for
     /// failing the runtime call in progress on this thread, called just before
     /// `runtime_call_end` when the runtime refused the call itself (a launch shape, a copy
-    /// kind, a symbol's size): the tool's report of the call gives it on the line after
-    /// "Program hit …" unless a driver call failed inside the call, whose message is more
-    /// precise ([`crate::sanitizer::runtime_call_reason`]). Called only under a tool.
+    /// kind, a symbol's size, a driver probe's failure it turned into its own reason): the
+    /// tool's report of the call gives it on the line after "Program hit …", in place of the
+    /// message of a driver call that failed inside the call
+    /// ([`crate::sanitizer::runtime_call_reason`]). Not called for a driver call's failure
+    /// the runtime passes on unchanged, whose message the report keeps. Called only under a
+    /// tool.
     pub runtime_call_reason: unsafe extern "C" fn(*const u8, usize),
 }
 

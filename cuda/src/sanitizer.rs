@@ -139,6 +139,9 @@ struct Calls {
     /// else the runtime's own reason for failing it ([`runtime_call_reason`]): the detail of
     /// the runtime call's report.
     detail: Option<String>,
+    /// The reason a driver launch inside the runtime call in progress was refused
+    /// ([`refused_in_runtime`]), printed when that call ends.
+    refusal: Option<String>,
 }
 
 thread_local! {
@@ -251,6 +254,7 @@ pub unsafe extern "C" fn runtime_call_begin() {
         let mut c = c.borrow_mut();
         if c.runtime == 0 {
             c.detail = None;
+            c.refusal = None;
         }
         c.runtime += 1;
     });
@@ -258,8 +262,10 @@ pub unsafe extern "C" fn runtime_call_begin() {
 
 /// `PtxjitExports::runtime_call_reason`: ptxjit's runtime fails the runtime call in progress
 /// on this thread for `len` bytes of UTF-8 at `reason` (its own check, no driver call's
-/// failure): kept as the detail of the call's report unless a driver call that failed inside
-/// it left one. Null or non-UTF-8 text is ignored; nothing here unwinds.
+/// failure passed on): the detail of the call's report, in place of the message of a driver
+/// call that failed inside it (a probe the runtime made, such as `cuStreamGetFlags` for a
+/// launch's stream, whose failure the runtime turned into its own reason). Null or
+/// non-UTF-8 text is ignored; nothing here unwinds.
 pub unsafe extern "C" fn runtime_call_reason(reason: *const u8, len: usize) {
     if reason.is_null() {
         return;
@@ -274,7 +280,7 @@ pub unsafe extern "C" fn runtime_call_reason(reason: *const u8, len: usize) {
     }
     let _ = CALLS.try_with(|c| {
         let mut c = c.borrow_mut();
-        if c.runtime > 0 && c.detail.is_none() {
+        if c.runtime > 0 {
             c.detail = Some(text.to_string());
         }
     });
@@ -284,8 +290,11 @@ pub unsafe extern "C" fn runtime_call_reason(reason: *const u8, len: usize) {
 /// bytes of UTF-8, not NUL-terminated) with `code`, a `cudaError_t` named `code_name`
 /// (`cudaErrorInvalidValue`) and described by `description` (`cudaGetErrorString`'s text;
 /// both NUL-terminated). When it fails with an error and is the outermost runtime call, the
-/// tool reports it (with the message of the driver call that failed inside it, if one did).
-/// Null or non-UTF-8 strings are reported as `?`; nothing here unwinds.
+/// tool reports it (with the message of the driver call that failed inside it, if one did);
+/// without a tool, the reason a driver launch inside it was refused goes to stderr under
+/// `name` and `code_name` (`ptxjit: cudaLaunchKernelExC: kernel … (cudaErrorInvalidClusterSize)`),
+/// once per distinct reason. Null or non-UTF-8 strings are reported as `?`; nothing here
+/// unwinds.
 pub unsafe extern "C" fn runtime_call_end(
     name: *const u8,
     len: usize,
@@ -294,11 +303,11 @@ pub unsafe extern "C" fn runtime_call_end(
     description: *const std::ffi::c_char,
 ) {
     let r = std::panic::catch_unwind(|| {
-        let Ok(detail) = CALLS.try_with(|c| {
+        let Ok(left) = CALLS.try_with(|c| {
             let mut c = c.borrow_mut();
             c.runtime = c.runtime.saturating_sub(1);
             if c.runtime == 0 {
-                Some(c.detail.take())
+                Some((c.detail.take(), c.refusal.take()))
             } else {
                 None
             }
@@ -307,8 +316,10 @@ pub unsafe extern "C" fn runtime_call_end(
         };
         // Not the outermost runtime call, a success, or cudaErrorNotReady (600, a query of
         // unfinished work: an answer, not an error).
-        let Some(detail) = detail else { return };
-        if code == 0 || code == 600 || !api_errors_reported() {
+        let Some((detail, refusal)) = left else {
+            return;
+        };
+        if code == 0 || code == 600 {
             return;
         }
         let name = if name.is_null() {
@@ -328,6 +339,12 @@ pub unsafe extern "C" fn runtime_call_end(
                     .to_string()
             }
         };
+        if let Some(refusal) = refusal {
+            say_once(name, &refusal, &text_of(code_name));
+        }
+        if !api_errors_reported() {
+            return;
+        }
         report(&api_error_text(
             &text_of(code_name),
             code,
@@ -338,6 +355,35 @@ pub unsafe extern "C" fn runtime_call_end(
     });
     if r.is_err() {
         eprintln!("ptxjit: internal error in runtime_call_end (a bug in ptxjit; please report it)");
+    }
+}
+
+/// Keeps `message`, why a driver launch was refused, for the end of the runtime call in
+/// progress on this thread ([`runtime_call_end`] prints it under the runtime function's
+/// name); false when no runtime call is in progress (the program called the driver itself).
+pub fn refused_in_runtime(message: &str) -> bool {
+    CALLS
+        .try_with(|c| {
+            let mut c = c.borrow_mut();
+            if c.runtime == 0 {
+                return false;
+            }
+            c.refusal = Some(message.to_string());
+            true
+        })
+        .unwrap_or(false)
+}
+
+/// Prints `ptxjit: CALL: MESSAGE (CODE)` on stderr, the reason API function `call` was
+/// refused, unless the same message was printed before (a loop of refused launches says why
+/// once).
+pub fn say_once(call: &str, message: &str, code: &str) {
+    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    if let Ok(mut said) = SAID.lock() {
+        if !said.iter().any(|m| m == message) {
+            said.push(message.to_string());
+            eprintln!("ptxjit: {call}: {message} ({code})");
+        }
     }
 }
 

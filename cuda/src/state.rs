@@ -296,6 +296,8 @@ pub struct Driver {
     pub host_allocs: BTreeMap<u64, (u64, u32)>,
     /// Managed allocations (`cuMemAllocManaged`): address → bytes.
     pub managed: BTreeMap<u64, u64>,
+    /// What advice and prefetching asked for managed pages (`cuMemRangeGetAttribute`).
+    pub advice: crate::memory::Advice,
     /// Host ranges registered with `cuMemHostRegister`, by start address.
     pub registered: BTreeMap<u64, crate::registered::Registered>,
     /// Device limits set by `cuCtxSetLimit` (`CUlimit` → value).
@@ -408,6 +410,7 @@ pub fn init() -> DrvResult {
             arrays: HashMap::new(),
             host_allocs: BTreeMap::new(),
             managed: BTreeMap::new(),
+            advice: Default::default(),
             object_descs: HashMap::new(),
             registered: BTreeMap::new(),
             limits: HashMap::new(),

@@ -181,8 +181,6 @@ stubs! {
     cuMemPoolSetAccess
     cuMemPrefetchBatchAsync
     cuMemPrefetchBatchAsync_ptsz
-    cuMemRangeGetAttribute
-    cuMemRangeGetAttributes
     cuMemRelease
     cuMemRetainAllocationHandle
     cuMemSetAccess

@@ -123,6 +123,8 @@ driver_api! {
     cuMemsetD8Async(H, u8, usize, H);
     cuMemPrefetchAsync_v2(H, usize, crate::memory::MemLocation, c_uint, H);
     cuMemAdvise_v2(H, usize, c_uint, crate::memory::MemLocation);
+    cuMemRangeGetAttribute(*mut c_void, usize, c_uint, H, usize);
+    cuMemRangeGetAttributes(*mut *mut c_void, *const usize, *const c_uint, usize, H, usize);
     cuMemsetD2D8_v2(H, usize, u8, usize, usize);
     cuMemsetD2D8Async(H, usize, u8, usize, usize, H);
     cuMemcpy2D_v2(*const c_void);
@@ -320,8 +322,8 @@ struct PtxjitExports {
 /// The size of the table's first version, which has only `set_allocation_label`.
 const PTXJIT_EXPORTS_V1_SIZE: usize = 2 * std::mem::size_of::<usize>();
 
-/// The size of the table's second version, up to `runtime_call_end`: what the tool's calls
-/// need ([`tool_exports`]); `runtime_call_reason` came after it.
+/// The size of the table's second version, up to `runtime_call_end`: what the runtime-call
+/// functions need ([`call_exports`]); `runtime_call_reason` came after it.
 const PTXJIT_EXPORTS_V2_SIZE: usize = 4 * std::mem::size_of::<usize>();
 
 /// ptxjit's export table, when the loaded driver is ptxjit's (NVIDIA's has none).
@@ -349,6 +351,14 @@ fn ptxjit_exports() -> Option<&'static PtxjitExports> {
     (addr != 0).then(|| unsafe { &*(addr as *const PtxjitExports) })
 }
 
+/// ptxjit's export table when it has the runtime-call functions (its second version on),
+/// the driver being ptxjit's.
+fn call_exports() -> Option<&'static PtxjitExports> {
+    let t = ptxjit_exports()?;
+    // SAFETY: `size` is the table's first field, always there.
+    (t.size >= PTXJIT_EXPORTS_V2_SIZE).then_some(t)
+}
+
 /// Whether the tool's calls of ptxjit's export table are there: a sanitizer tool runs
 /// (`PTXJIT_TOOL`) and the driver is ptxjit's with the runtime-call functions.
 fn tool_exports() -> Option<&'static PtxjitExports> {
@@ -357,9 +367,7 @@ fn tool_exports() -> Option<&'static PtxjitExports> {
     if !on {
         return None;
     }
-    let t = ptxjit_exports()?;
-    // SAFETY: `size` is the table's first field, always there.
-    (t.size >= PTXJIT_EXPORTS_V2_SIZE).then_some(t)
+    call_exports()
 }
 
 /// Whether a sanitizer tool reports the runtime's failed calls (`PTXJIT_TOOL`, on ptxjit's
@@ -380,22 +388,24 @@ pub fn runtime_call_reason(reason: &str) {
     }
 }
 
-/// Under a tool, tells ptxjit's driver that a runtime API function begins, so that the
-/// driver calls made for it are not reported as the program's (compute-sanitizer's
-/// `--report-api-errors explicit`). Nothing without a tool or with another driver.
+/// Tells ptxjit's driver that a runtime API function begins, so that the driver calls made
+/// for it are not reported as the program's (compute-sanitizer's `--report-api-errors
+/// explicit`) and a launch the driver refuses inside it is reported under the runtime
+/// function's name. Nothing with another driver.
 pub fn runtime_call_begin() {
-    if let Some(t) = tool_exports() {
+    if let Some(t) = call_exports() {
         // SAFETY: the table's function takes no arguments.
         unsafe { (t.runtime_call_begin)() };
     }
 }
 
-/// Under a tool, tells ptxjit's driver that runtime API function `name` ends with `code`,
-/// which the tool reports when it is an error ("Program hit cudaErrorInvalidValue (error 1)
-/// due to \"invalid argument\" on CUDA API call to cudaMalloc."). Nothing without a tool or
-/// with another driver.
+/// Tells ptxjit's driver that runtime API function `name` ends with `code`, which a tool
+/// reports when it is an error ("Program hit cudaErrorInvalidValue (error 1) due to
+/// \"invalid argument\" on CUDA API call to cudaMalloc."), and under which name and code the
+/// driver says why it refused a launch inside the call (`ptxjit: cudaLaunchKernelExC: kernel
+/// … (cudaErrorInvalidClusterSize)`). Nothing with another driver.
 pub fn runtime_call_end(name: &str, code: cudaError_t) {
-    if let Some(t) = tool_exports() {
+    if let Some(t) = call_exports() {
         let name = reported_name(name);
         let (code_name, description) = match crate::errors::code(code) {
             Some(e) => (e.1.as_ptr(), e.2.as_ptr()),
@@ -449,10 +459,10 @@ pub fn check(name: &str, r: CUresult) -> Result<(), Fail> {
     if r == 0 {
         return Ok(());
     }
-    Err(Fail::new(
-        runtime_code(r),
-        format!("{name} -> {}", driver_name(r)),
-    ))
+    Err(Fail {
+        from_driver: true,
+        ..Fail::new(runtime_code(r), format!("{name} -> {}", driver_name(r)))
+    })
 }
 
 /// The error for a driver function the loaded driver lacks.

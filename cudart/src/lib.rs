@@ -78,13 +78,18 @@ macro_rules! exports {
 pub struct Fail {
     pub code: cudaError_t,
     pub message: String,
+    /// Whether this is a driver call's failure passed on unchanged ([`driver::check`]), whose
+    /// own message the driver keeps for a tool's report, rather than the runtime's reason.
+    pub from_driver: bool,
 }
 
 impl Fail {
+    /// The runtime's own failure with `code`, for `message`.
     pub fn new(code: cudaError_t, message: impl Into<String>) -> Fail {
         Fail {
             code,
             message: message.into(),
+            from_driver: false,
         }
     }
 }
@@ -115,7 +120,9 @@ pub fn entry(name: &str, body: impl FnOnce() -> RtResult) -> cudaError_t {
     driver::runtime_call_begin();
     let result = catch_unwind(AssertUnwindSafe(body));
     if let Ok(Err(f)) = &result {
-        driver::runtime_call_reason(&f.message);
+        if !f.from_driver {
+            driver::runtime_call_reason(&f.message);
+        }
     }
     let code = finish(name, result);
     driver::runtime_call_end(name, code);

@@ -530,6 +530,20 @@ exports! { cudaMemAdvise_v2 => fn(p: *const c_void, n: usize, advice: c_int, loc
     cu!(cuMemAdvise_v2(p as u64, n, advice as c_uint, loc))
 }}
 
+// Range attributes: `cudaMemRangeAttribute` and `CUmem_range_attribute` share their values
+// (1 read mostly … 8 last prefetch location id), and `cudaCpuDeviceId`/`cudaInvalidDeviceId`
+// are the driver's `CU_DEVICE_CPU`/`CU_DEVICE_INVALID`, so the answers pass through.
+
+exports! { cudaMemRangeGetAttribute => fn(data: *mut c_void, size: usize, attribute: c_int, p: *const c_void, n: usize) {
+    context()?;
+    cu!(cuMemRangeGetAttribute(data, size, attribute as c_uint, p as u64, n))
+}}
+
+exports! { cudaMemRangeGetAttributes => fn(data: *mut *mut c_void, sizes: *const usize, attributes: *const c_int, count: usize, p: *const c_void, n: usize) {
+    context()?;
+    cu!(cuMemRangeGetAttributes(data, sizes, attributes.cast(), count, p as u64, n))
+}}
+
 // Memory pools (CUDA Runtime API: Stream Ordered Memory Allocator). `cudaMemPoolProps`,
 // `cudaMemPoolAttr` and `cudaMemAccessDesc` share the driver's layouts and values
 // (`CUmemPoolProps`, `CUmemPool_attribute`, `CUmemAccessDesc`), so they pass through.

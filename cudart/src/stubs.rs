@@ -136,8 +136,6 @@ stubs! {
     cudaMemPoolSetAccess
     cudaMemPrefetchBatchAsync
     cudaMemPrefetchBatchAsync_ptsz
-    cudaMemRangeGetAttribute
-    cudaMemRangeGetAttributes
     cudaMemSetMemPool
     cudaMemcpy2DArrayToArray
     cudaMemcpy2DArrayToArray_ptds

@@ -8,7 +8,7 @@
 //! failure. The whole set of examples runs in examples/cuda/run.sh.
 
 use std::path::{Path, PathBuf};
-use support::{build, nvcc, require_fresh, root, run_on_both_engines, skip};
+use support::{build, nvcc, require_fresh, root, run_checked, run_on_both_engines, skip};
 
 #[path = "../../cuda/tests/support/nvcc.rs"]
 mod support;
@@ -43,8 +43,7 @@ fn build_shared(nvcc: &Path, name: &str, source: &Path, extra: &[&str]) -> PathB
 
 /// [`build_shared`] for PTX of virtual architecture `arch` (`compute_90a`).
 fn build_for(nvcc: &Path, arch: &str, name: &str, source: &Path, extra: &[&str]) -> PathBuf {
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
-    std::fs::create_dir_all(&out).expect("test directory");
+    let out = test_dir();
     // nvcc links -lcudart against NVIDIA's library, which sits in lib/ beside bin/.
     let nvlib = out.join("nvlib");
     std::fs::create_dir_all(&nvlib).expect("nvlib directory");
@@ -75,6 +74,30 @@ fn build_for(nvcc: &Path, arch: &str, name: &str, source: &Path, extra: &[&str])
     args.extend(extra.iter().map(|a| std::ffi::OsStr::new(*a)));
     build(nvcc, args);
     app
+}
+
+/// The directory the tests build their programs in.
+fn test_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
+    std::fs::create_dir_all(&dir).expect("test directory");
+    dir
+}
+
+/// Writes `source` (CUDA C++) to the test directory as `name.cu` and builds it there as
+/// `name` ([`build_shared`], with `extra` nvcc arguments): the program and the directory of
+/// the drop-in libraries, or `None` after skipping the test (no nvcc or libraries).
+fn built(name: &str, source: &str, extra: &[&str]) -> Option<(PathBuf, PathBuf)> {
+    let (nvcc, libs) = toolchain()?;
+    let src = test_dir().join(format!("{name}.cu"));
+    std::fs::write(&src, source).expect("write the source");
+    Some((build_shared(&nvcc, name, &src, extra), libs))
+}
+
+/// [`built`], then [`run_on_both_engines`]: each engine's stderr, or `None` after skipping
+/// the test.
+fn build_and_run(name: &str, source: &str, extra: &[&str]) -> Option<Vec<(&'static str, String)>> {
+    let (app, libs) = built(name, source, extra)?;
+    Some(run_on_both_engines(&app, &libs))
 }
 
 #[test]
@@ -137,14 +160,7 @@ int main() {
 fn api_errors_program() -> Option<(PathBuf, PathBuf)> {
     static BUILT: std::sync::OnceLock<Option<(PathBuf, PathBuf)>> = std::sync::OnceLock::new();
     BUILT
-        .get_or_init(|| {
-            let (nvcc, libs) = toolchain()?;
-            let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
-            std::fs::create_dir_all(&dir).expect("test directory");
-            let src = dir.join("api_errors.cu");
-            std::fs::write(&src, API_ERRORS).expect("write the source");
-            Some((build_shared(&nvcc, "api_errors", &src, &["-ldl"]), libs))
-        })
+        .get_or_init(|| built("api_errors", API_ERRORS, &["-ldl"]))
         .clone()
 }
 
@@ -277,14 +293,9 @@ int main() {
 /// the call nvcc's `<<<...>>>` makes).
 #[test]
 fn refused_launches_and_copies_say_why() {
-    let Some((nvcc, libs)) = toolchain() else {
+    let Some((app, libs)) = built("refused", REFUSED, &[]) else {
         return;
     };
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
-    std::fs::create_dir_all(&dir).expect("test directory");
-    let src = dir.join("refused.cu");
-    std::fs::write(&src, REFUSED).expect("write the source");
-    let app = build_shared(&nvcc, "refused", &src, &[]);
     let kernel = "kernel 'fill(int*)' (_Z4fillPi)";
     // 166912: compute capability 8.0's 163 KiB opt-in limit (the default device's).
     let shared = "kernel 'shm(int*)' (_Z3shmPi): 65536 bytes of dynamic shared memory exceed \
@@ -389,15 +400,7 @@ int main() {
 
 #[test]
 fn empty_pitched_allocations_are_null_as_on_nvidias_runtime() {
-    let Some((nvcc, libs)) = toolchain() else {
-        return;
-    };
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
-    std::fs::create_dir_all(&dir).expect("test directory");
-    let src = dir.join("empty_pitched.cu");
-    std::fs::write(&src, EMPTY_PITCHED).expect("write the source");
-    let app = build_shared(&nvcc, "empty_pitched", &src, &[]);
-    run_on_both_engines(&app, &libs);
+    build_and_run("empty_pitched", EMPTY_PITCHED, &[]);
 }
 
 /// Zero-byte managed and pinned allocations and failed CUDA array allocations, as NVIDIA's
@@ -444,15 +447,7 @@ int main() {
 
 #[test]
 fn zero_byte_allocations_and_failed_arrays_answer_as_nvidias_runtime() {
-    let Some((nvcc, libs)) = toolchain() else {
-        return;
-    };
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
-    std::fs::create_dir_all(&dir).expect("test directory");
-    let src = dir.join("zero_bytes.cu");
-    std::fs::write(&src, ZERO_BYTES).expect("write the source");
-    let app = build_shared(&nvcc, "zero_bytes", &src, &[]);
-    run_on_both_engines(&app, &libs);
+    build_and_run("zero_bytes", ZERO_BYTES, &[]);
 }
 
 /// A faulting launch, as on a GPU: the launch returns `cudaSuccess` (so do
@@ -523,31 +518,14 @@ int main(int argc, char** argv) {
 
 #[test]
 fn a_kernel_fault_comes_from_the_next_synchronising_call() {
-    let Some((nvcc, libs)) = toolchain() else {
+    let Some((app, libs)) = built("async_fault", ASYNC_FAULT, &[]) else {
         return;
     };
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
-    std::fs::create_dir_all(&dir).expect("test directory");
-    let src = dir.join("async_fault.cu");
-    std::fs::write(&src, ASYNC_FAULT).expect("write the source");
-    let app = build_shared(&nvcc, "async_fault", &src, &[]);
     for engine in ["jit", "interp"] {
         for mode in [
             "device", "stream", "memcpy", "event", "query", "twice", "trap", "ex",
         ] {
-            let run = std::process::Command::new(&app)
-                .arg(mode)
-                .env("LD_LIBRARY_PATH", &libs)
-                .env("PTXJIT_ENGINE", engine)
-                .env_remove("PTXJIT_TOOL")
-                .output()
-                .expect("run the program");
-            let stdout = String::from_utf8_lossy(&run.stdout);
-            let stderr = String::from_utf8_lossy(&run.stderr);
-            assert!(
-                run.status.success() && stdout.lines().any(|l| l == "PASS"),
-                "{mode} ({engine}): {stdout}\n{stderr}"
-            );
+            let stderr = run_checked(&app, &libs, engine, &[mode], &[]);
             // The fault's report is on stderr all the same.
             assert!(
                 stderr.contains("fault in kernel") || stderr.contains("trap"),
@@ -564,31 +542,19 @@ fn a_kernel_fault_comes_from_the_next_synchronising_call() {
 /// it gives holds the faulting store (`oops`'s `p[threadIdx.x - (1 << 24)] = 1`).
 #[test]
 fn a_fault_without_lineinfo_says_how_to_see_the_source_or_the_ptx() {
-    let Some((nvcc, libs)) = toolchain() else {
+    let Some((app, libs)) = built("fault_no_lineinfo", ASYNC_FAULT, &[]) else {
         return;
     };
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
-    std::fs::create_dir_all(&dir).expect("test directory");
-    let src = dir.join("fault_no_lineinfo.cu");
-    std::fs::write(&src, ASYNC_FAULT).expect("write the source");
-    let app = build_shared(&nvcc, "fault_no_lineinfo", &src, &[]);
-    let dump = dir.join("fault_no_lineinfo-ptx");
+    let dump = test_dir().join("fault_no_lineinfo-ptx");
     let _ = std::fs::remove_dir_all(&dump);
+    let dump_dir = dump.to_str().expect("a UTF-8 path");
     for dumping in [false, true] {
-        let mut cmd = std::process::Command::new(&app);
-        cmd.arg("device")
-            .env("LD_LIBRARY_PATH", &libs)
-            .env_remove("PTXJIT_TOOL")
-            .env_remove("PTXJIT_TRACE");
-        if dumping {
-            cmd.env("PTXJIT_DUMP_PTX", &dump);
+        let env: &[(&str, &str)] = if dumping {
+            &[("PTXJIT_DUMP_PTX", dump_dir)]
         } else {
-            cmd.env_remove("PTXJIT_DUMP_PTX");
-        }
-        let run = cmd.output().expect("run the program");
-        let stdout = String::from_utf8_lossy(&run.stdout);
-        let stderr = String::from_utf8_lossy(&run.stderr);
-        assert!(stdout.lines().any(|l| l == "PASS"), "{stdout}\n{stderr}");
+            &[]
+        };
+        let stderr = run_checked(&app, &libs, "jit", &["device"], env);
         let fault = stderr
             .lines()
             .find(|l| l.contains("fault in kernel 'oops(int*)'"))
@@ -673,16 +639,15 @@ int main() {
 
 #[test]
 fn device_flags_include_map_host_on_both_runtimes() {
-    let Some((nvcc, libs)) = toolchain() else {
+    let Some((app, libs)) = built("device_flags", DEVICE_FLAGS, &["-ldl"]) else {
         return;
     };
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
-    std::fs::create_dir_all(&dir).expect("test directory");
-    let src = dir.join("device_flags.cu");
-    std::fs::write(&src, DEVICE_FLAGS).expect("write the source");
-    let app = build_shared(&nvcc, "device_flags", &src, &["-ldl"]);
     run_on_both_engines(&app, &libs);
-    let nvidia = dir.join("device_flags_static");
+    let nvcc = nvcc().expect("nvcc, found by built");
+    let (src, nvidia) = (
+        test_dir().join("device_flags.cu"),
+        test_dir().join("device_flags_static"),
+    );
     build(
         &nvcc,
         [
@@ -755,18 +720,14 @@ int main(int argc, char** argv) {
 "#;
 
 /// Each refusal says why in one line naming the runtime call the program made (not the
-/// driver's), once; a shared-memory fault gives the CTA's shared size; a wild store's
+/// driver's), once, and under memcheck on the line after its "Program hit" line (not the
+/// driver calls the runtime made to find the reason); a shared-memory fault gives the CTA's shared size; a wild store's
 /// neighbours are the program's variables, never nvcc's own strings.
 #[test]
 fn refusals_and_fault_reports_name_what_the_program_wrote() {
-    let Some((nvcc, libs)) = toolchain() else {
+    let Some((app, libs)) = built("reported", REPORTED, &["-lineinfo"]) else {
         return;
     };
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
-    std::fs::create_dir_all(&dir).expect("test directory");
-    let src = dir.join("reported.cu");
-    std::fs::write(&src, REPORTED).expect("write the source");
-    let app = build_shared(&nvcc, "reported", &src, &["-lineinfo"]);
     for (engine, err) in run_on_both_engines(&app, &libs) {
         assert!(!err.contains("cuLaunchKernel"), "{engine}: {err}");
         let stream = "ptxjit: cudaLaunchKernel: kernel 'fill(int*)' (_Z4fillPi): stream ";
@@ -784,19 +745,25 @@ fn refusals_and_fault_reports_name_what_the_program_wrote() {
             "{engine}: {err}"
         );
     }
-    let run = |args: &[&str]| {
-        let out = std::process::Command::new(&app)
-            .args(args)
-            .env("LD_LIBRARY_PATH", &libs)
-            .env_remove("PTXJIT_TOOL")
-            .env_remove("PTXJIT_TRACE")
-            .output()
-            .expect("run the program");
-        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-        assert!(stdout.contains("PASS"), "{args:?}: {stdout}\n{stderr}");
-        stderr
-    };
+    // Under memcheck, each refused launch's second line is the runtime's reason, not the
+    // failure of the driver call the runtime made to check the stream.
+    let (code, stdout, err) = under_memcheck(&app, &libs, None);
+    assert!(stdout.contains("PASS"), "{stdout}\n{err}");
+    let hit = "========= Program hit cudaErrorInvalidResourceHandle (error 400) due to \"invalid \
+               resource handle\" on CUDA API call to cudaLaunchKernel.\n=========     kernel \
+               'fill(int*)' (_Z4fillPi): stream ";
+    assert_eq!(err.matches(hit).count(), 2, "{err}");
+    assert!(
+        err.contains("on CUDA API call to cudaMemcpy.\n=========     the source, 32 bytes at 0x"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("cuStreamGetFlags") && !err.contains("cuMemGetAddressRange"),
+        "{err}"
+    );
+    assert!(err.contains("========= ERROR SUMMARY: 3 errors"), "{err}");
+    assert_eq!(code, Some(2), "{err}");
+    let run = |args: &[&str]| run_checked(&app, &libs, "jit", args, &[]);
     let err = run(&["shared"]);
     assert!(
         err.contains("fault in kernel 'tile(int*, int)'")
@@ -847,15 +814,7 @@ int main() {
 
 #[test]
 fn a_successful_func_set_attribute_clears_the_last_error() {
-    let Some((nvcc, libs)) = toolchain() else {
-        return;
-    };
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
-    std::fs::create_dir_all(&dir).expect("test directory");
-    let src = dir.join("last_error.cu");
-    std::fs::write(&src, LAST_ERROR).expect("write the source");
-    let app = build_shared(&nvcc, "last_error", &src, &[]);
-    run_on_both_engines(&app, &libs);
+    build_and_run("last_error", LAST_ERROR, &[]);
 }
 
 /// Allocation calls given a null output pointer are `cudaErrorInvalidValue` and allocate
@@ -936,14 +895,9 @@ int main() {
 
 #[test]
 fn null_outputs_allocate_nothing_and_limits_follow_cuda() {
-    let Some((nvcc, libs)) = toolchain() else {
+    let Some((app, libs)) = built("null_outputs", NULL_OUTPUTS, &[]) else {
         return;
     };
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
-    std::fs::create_dir_all(&dir).expect("test directory");
-    let src = dir.join("null_outputs.cu");
-    std::fs::write(&src, NULL_OUTPUTS).expect("write the source");
-    let app = build_shared(&nvcc, "null_outputs", &src, &[]);
     run_on_both_engines(&app, &libs);
     let out = std::process::Command::new(&app)
         .env("LD_LIBRARY_PATH", &libs)
@@ -1050,15 +1004,7 @@ int main() {
 
 #[test]
 fn symbol_and_3d_copies_refuse_what_cuda_documents() {
-    let Some((nvcc, libs)) = toolchain() else {
-        return;
-    };
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
-    std::fs::create_dir_all(&dir).expect("test directory");
-    let src = dir.join("copy_arguments.cu");
-    std::fs::write(&src, COPY_ARGUMENTS).expect("write the source");
-    let app = build_shared(&nvcc, "copy_arguments", &src, &[]);
-    run_on_both_engines(&app, &libs);
+    build_and_run("copy_arguments", COPY_ARGUMENTS, &[]);
 }
 
 /// Prefetching and advice take managed memory only (a `__managed__` variable is managed
@@ -1163,15 +1109,7 @@ int main() {
 
 #[test]
 fn managed_memory_texture_descriptors_and_2d_memsets_answer_as_documented() {
-    let Some((nvcc, libs)) = toolchain() else {
-        return;
-    };
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
-    std::fs::create_dir_all(&dir).expect("test directory");
-    let src = dir.join("drop_in_gaps.cu");
-    std::fs::write(&src, DROP_IN_GAPS).expect("write the source");
-    let app = build_shared(&nvcc, "drop_in_gaps", &src, &[]);
-    run_on_both_engines(&app, &libs);
+    build_and_run("drop_in_gaps", DROP_IN_GAPS, &[]);
 }
 
 /// Host pointers a CUDA programmer hands a kernel, and a buffer used after `cudaFree`: each
@@ -1243,29 +1181,12 @@ int main(int argc, char** argv) {
 /// pointer kernels write through.
 #[test]
 fn host_pointers_and_freed_buffers_in_kernels_say_what_they_are() {
-    let Some((nvcc, libs)) = toolchain() else {
+    let Some((app, libs)) = built("host_pointers", HOST_POINTERS, &["-lineinfo"]) else {
         return;
     };
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nvcc-test");
-    std::fs::create_dir_all(&dir).expect("test directory");
-    let src = dir.join("host_pointers.cu");
-    std::fs::write(&src, HOST_POINTERS).expect("write the source");
-    let app = build_shared(&nvcc, "host_pointers", &src, &["-lineinfo"]);
     for engine in ["jit", "interp"] {
         for mode in ["stack", "heap", "freed", "register"] {
-            let run = std::process::Command::new(&app)
-                .arg(mode)
-                .env("LD_LIBRARY_PATH", &libs)
-                .env("PTXJIT_ENGINE", engine)
-                .env_remove("PTXJIT_TOOL")
-                .output()
-                .expect("run the program");
-            let stdout = String::from_utf8_lossy(&run.stdout);
-            let stderr = String::from_utf8_lossy(&run.stderr);
-            assert!(
-                run.status.success() && stdout.lines().any(|l| l == "PASS"),
-                "{mode} ({engine}): {stdout}\n{stderr}"
-            );
+            let stderr = run_checked(&app, &libs, engine, &[mode], &[]);
             let report = stderr
                 .lines()
                 .find(|l| l.contains("fault in kernel"))
@@ -1315,15 +1236,17 @@ fn host_pointers_and_freed_buffers_in_kernels_say_what_they_are() {
 /// callbacks, events, symbol, 2D and 3D copies, managed, pinned, mapped and registered
 /// memory, graphs (capture, explicit nodes, updates), cooperative groups, device
 /// properties, dynamic shared memory past 48 KiB, device printf, texture objects and
-/// surfaces, host threads on per-thread default streams. Built with `-lineinfo` and run on
-/// both engines.
+/// surfaces, host threads on per-thread default streams, managed memory advice read back with
+/// `cudaMemRangeGetAttribute`, 2D and 3D async copies with a graph captured across two
+/// streams, cooperative grid sync, warp intrinsics and atomics, and a failing `assert`.
+/// Built with `-lineinfo` and run on both engines.
 #[test]
 fn cuda_cpp_programs_check_themselves_on_both_engines() {
     let Some((nvcc, libs)) = toolchain() else {
         return;
     };
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs");
-    let programs: [(&str, &[&str]); 9] = [
+    let programs: [(&str, &[&str]); 11] = [
         ("streams_callbacks", &[]),
         ("symbol_2d_3d_copies", &[]),
         ("managed_pinned_mapped", &[]),
@@ -1336,6 +1259,8 @@ fn cuda_cpp_programs_check_themselves_on_both_engines() {
             &["--default-stream", "per-thread"],
         ),
         ("textures_3d_layered_surfaces", &[]),
+        ("pipeline_graphs", &[]),
+        ("coop_atomics_errors", &[]),
     ];
     for (name, extra) in programs {
         let mut args = vec!["-lineinfo"];
@@ -1359,12 +1284,37 @@ fn cuda_cpp_programs_check_themselves_on_both_engines() {
                 // The too-large cooperative grid, and nothing else.
                 "cooperative_groups" => assert!(
                     stderr.lines().count() == 1
-                        && stderr.contains("CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE"),
+                        && stderr.starts_with("ptxjit: cudaLaunchCooperativeKernel: kernel ")
+                        && stderr.ends_with(" (cudaErrorCooperativeLaunchTooLarge)\n"),
+                    "{name} ({engine}): {stderr}"
+                ),
+                // The too-large cooperative grid and the 1025-thread block, each under the
+                // runtime call the program made, and nothing else.
+                "coop_atomics_errors" => assert!(
+                    stderr.lines().count() == 2
+                        && stderr.starts_with("ptxjit: cudaLaunchCooperativeKernel: kernel ")
+                        && stderr.contains(" (cudaErrorCooperativeLaunchTooLarge)\n")
+                        && stderr.contains(
+                            "ptxjit: cudaLaunchKernel: kernel 'warp_ops(unsigned int const*, \
+                             unsigned int*)' (_Z8warp_opsPKjPj): blockDim.x = 1025 (1 to 1024) \
+                             (cudaErrorInvalidConfiguration)\n"
+                        ),
                     "{name} ({engine}): {stderr}"
                 ),
                 _ => assert!(stderr.is_empty(), "{name} ({engine}): {stderr}"),
             }
         }
+    }
+    // The assert that fails: cudaErrorAssert from the synchronisation after it, and every
+    // failing thread's message.
+    let app = test_dir().join("coop_atomics_errors");
+    for engine in ["jit", "interp"] {
+        let stderr = run_checked(&app, &libs, engine, &["assert"], &[]);
+        assert!(
+            stderr.contains("fault in kernel 'checker(int const*, int)'")
+                && stderr.contains("assertion failed: `p[i] >= 0`"),
+            "{engine}: {stderr}"
+        );
     }
 }
 
@@ -1375,7 +1325,9 @@ fn cuda_cpp_programs_check_themselves_on_both_engines() {
 /// `cudaOccupancyMaxActiveClusters`; tiles copied with `cuda::memcpy_async` and the TMA bulk
 /// copy `cuda::device::memcpy_async_tx` into `cuda::barrier`s; per-cluster sums handed to
 /// rank 0 through distributed shared memory with a release counter it polls with
-/// `__nanosleep`, in a `__cluster_dims__` kernel.
+/// `__nanosleep`, in a `__cluster_dims__` kernel; clusters of 8 and 16 CTAs that each take
+/// most of a multiprocessor's shared memory, as many as `cudaOccupancyMaxActiveClusters`
+/// gives (at least one).
 #[test]
 fn hopper_programs_check_themselves_on_both_engines() {
     let Some((nvcc, libs)) = toolchain() else {
@@ -1386,6 +1338,7 @@ fn hopper_programs_check_themselves_on_both_engines() {
         "hopper_cluster_histogram",
         "hopper_tma_barrier",
         "hopper_cluster_reduce_nanosleep",
+        "hopper_cluster_occupancy",
     ] {
         let app = build_for(
             &nvcc,
@@ -1395,27 +1348,14 @@ fn hopper_programs_check_themselves_on_both_engines() {
             &["-lineinfo"],
         );
         for engine in ["jit", "interp"] {
-            let run = std::process::Command::new(&app)
-                .env("LD_LIBRARY_PATH", &libs)
-                .env("PTXJIT_ENGINE", engine)
-                .env("PTXJIT_CC", "9.0")
-                .env_remove("PTXJIT_TOOL")
-                .env_remove("PTXJIT_TRACE")
-                .output()
-                .expect("run the program");
-            let stdout = String::from_utf8_lossy(&run.stdout);
-            let stderr = String::from_utf8_lossy(&run.stderr);
-            assert!(
-                run.status.success() && stdout.lines().any(|l| l == "PASS"),
-                "{name} ({engine}): exit {:?}\n{stdout}\n{stderr}",
-                run.status
-            );
+            let stderr = run_checked(&app, &libs, engine, &[], &[("PTXJIT_CC", "9.0")]);
             match name {
                 // The launch whose cluster shape does not divide the grid, and nothing else.
                 "hopper_cluster_histogram" => assert!(
                     stderr.lines().count() == 1
+                        && stderr.starts_with("ptxjit: cudaLaunchKernelExC: kernel ")
                         && stderr.contains("is not a whole number of clusters of [3, 1, 1]")
-                        && stderr.contains("CUDA_ERROR_INVALID_CLUSTER_SIZE"),
+                        && stderr.ends_with(" (cudaErrorInvalidClusterSize)\n"),
                     "{name} ({engine}): {stderr}"
                 ),
                 _ => assert!(stderr.is_empty(), "{name} ({engine}): {stderr}"),

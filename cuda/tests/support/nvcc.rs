@@ -50,28 +50,45 @@ pub fn build<I: IntoIterator<Item = S>, S: AsRef<OsStr>>(nvcc: &Path, args: I) {
 }
 
 /// Runs `app` with `libs` as its library path on each engine (`PTXJIT_ENGINE`); fails the
-/// test unless it exits successfully and prints a `PASS` line. Gives each run's stderr,
-/// `(engine, stderr)`.
+/// test unless it exits successfully and prints a `PASS` line ([`run_checked`]). Gives each
+/// run's stderr, `(engine, stderr)`.
 pub fn run_on_both_engines(app: &Path, libs: &Path) -> Vec<(&'static str, String)> {
     ["jit", "interp"]
         .into_iter()
-        .map(|engine| {
-            let run = Command::new(app)
-                .env("LD_LIBRARY_PATH", libs)
-                .env("PTXJIT_ENGINE", engine)
-                .output()
-                .expect("run the program");
-            let stdout = String::from_utf8_lossy(&run.stdout);
-            let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
-            assert!(
-                run.status.success() && stdout.lines().any(|l| l == "PASS"),
-                "{} ({engine}): exit {:?}\n{stdout}\n{stderr}",
-                app.display(),
-                run.status,
-            );
-            (engine, stderr)
-        })
+        .map(|engine| (engine, run_checked(app, libs, engine, &[], &[])))
         .collect()
+}
+
+/// Runs `app` with arguments `args` on `engine` with the drop-in libraries in `libs` and the
+/// variables `env` set (no tool, tracing or PTX dump otherwise); fails the test unless it
+/// exits successfully and prints a `PASS` line. Gives its stderr.
+pub fn run_checked(
+    app: &Path,
+    libs: &Path,
+    engine: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> String {
+    let mut cmd = Command::new(app);
+    cmd.args(args)
+        .env("LD_LIBRARY_PATH", libs)
+        .env("PTXJIT_ENGINE", engine)
+        .env_remove("PTXJIT_TOOL")
+        .env_remove("PTXJIT_TRACE")
+        .env_remove("PTXJIT_DUMP_PTX");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let run = cmd.output().expect("run the program");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+    assert!(
+        run.status.success() && stdout.lines().any(|l| l == "PASS"),
+        "{} {args:?} ({engine}): exit {:?}\n{stdout}\n{stderr}",
+        app.display(),
+        run.status
+    );
+    stderr
 }
 
 /// Fails the calling test when `dir/file` (a drop-in library, e.g. `libcuda.so.1`) is older
