@@ -1064,6 +1064,73 @@ def mma_sp_pair_group(kind, at, bt, acc, n, k, sel=0):
     return g
 
 
+def mx4_sp_group(m=128, n=16):
+    """tcgen05.mma.sp.cta_group::1.kind::mxf4nvf4.block_scale.block16 (.scale_vec::4X), M = 128,
+    N = 16, K = 128: A "pair-wise structured sparse at a granularity of 4:8" (§9.7.16.10.8.3):
+    each chunk of eight elements keeps two pairs, its 4-bit field the two pairs' places (0-3,
+    the first in the low 2 bits), the stored M x 64 half packed two e2m1 to a byte (element 2j
+    in the low nibble of byte j, the dense 4-bit K-major layout); the metadata as Figure 267's
+    (tmem_meta's 8-bit kinds) from column 24, selector "assumed to be 0"; four ue8m0 factors per
+    row of A (column of B), one per 32 of K, in bytes 0-3 of the cell (A/B ID 0) at column 16
+    (scale_A) and 20 (scale_B) as mx_pair_group's. D = Σ (a·2^sa)(b·2^sb) + C in f32."""
+    k = 128
+    a_lbo, a_sbo = 0x1000, 0x80
+    b_lbo, b_sbo = 0x200, 0x80
+    a_off, b_off = 0x400, 0x2400
+    size = b_off + (k // 32) * b_lbo
+    nbg = 32
+    idv = 1 << 2 | 1 << 7 | 1 << 10 | (n >> 3) << 17 | 1 << 23 | (m >> 4) << 24
+    op = ("add.u32 sa, ta, 16; add.u32 sb, ta, 20; add.u32 tm, ta, 24; "
+          "@q tcgen05.mma.sp.cta_group::1.kind::mxf4nvf4.block_scale.block16 "
+          "[ta], da, db, [tm], id, [sa], [sb], pe")
+    g = Group(f"tcgen05.mma.sp.cta_group::1.kind::mxf4nvf4.block_scale.block16 M={m} N={n} "
+              f"K={k}, e2m1 x e2m1 -> f32, four ue8m0 factors per row/column (ID 0): A 4:8 sparse "
+              "in pairs, two e2m1 to a byte, its metadata in tensor memory",
+              cta_head(op, 32, nbg, ["da:sdesc", "db:sdesc", "id:b32", "pe:pred"], size,
+                       " sa:b32 sb:b32 tm:b32"))
+
+    def v4(c):
+        return value("e2m1", c << 2) if c else F(0)
+    stored = [[R.randrange(16) for _ in range(k // 2)] for _ in range(m)]
+    A = [[0] * k for _ in range(m)]
+    meta = [[0] * (k // 8) for _ in range(m)]
+    for i in range(m):
+        for c in range(k // 8):
+            p0, p1 = sorted(R.sample(range(4), 2))
+            meta[i][c] = p0 | p1 << 2
+            for e, p in enumerate((p0, p1)):
+                A[i][8 * c + 2 * p:8 * c + 2 * p + 2] = stored[i][4 * c + 2 * e:4 * c + 2 * e + 2]
+    B = [[R.randrange(16) for _ in range(n)] for _ in range(k)]
+    sa = [[R.randint(124, 130) for _ in range(4)] for _ in range(m)]
+    sb = [[R.randint(124, 130) for _ in range(4)] for _ in range(n)]
+    C = [[gw.rand_float("f32", -1, 4) for _ in range(n)] for _ in range(m)]
+    Av = [[v4(A[i][kk]) * F(2) ** (sa[i][kk // 32] - 127) for kk in range(k)] for i in range(m)]
+    Bv = [[v4(B[kk][j]) * F(2) ** (sb[j][kk // 32] - 127) for j in range(n)] for kk in range(k)]
+    D = mma_float(Av, Bv, C, "f32")
+    img = bytearray(size)
+    place(img, a_off, stored, 4, a_lbo, a_sbo)
+    place(img, b_off, B, 4, b_lbo, b_sbo, transpose=True)
+    bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
+    for i in range(m):
+        for lane in range(i % 32, 128, 32):
+            bg[lane][16 + i // 32] = sum(f << 8 * b for b, f in enumerate(sa[i]))
+    for j in range(n):
+        for lane in range(j % 32, 128, 32):
+            bg[lane][20 + j // 32] = sum(f << 8 * b for b, f in enumerate(sb[j]))
+    for (lane, col), word in tmem_meta("f8f6f4", meta, 0).items():
+        bg[lane][24 + col] = word
+    tm = [row[:] for row in bg]
+    for r in range(m):
+        bg[r][:n] = C[r]
+        tm[r] = bg[r][:]
+        tm[r][:n] = D[r]
+    da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
+    lanes = {l: (cta_lane_ins(l) + [hx(da, 16), hx(db, 16), hx(idv), "1"]
+                 + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]]) for l in range(128)}
+    g.case("random inputs", lanes, init=image_words(img), expect={0: ["*"] * 4})
+    return g
+
+
 def gen_tcgen05():
     R.seed(3402)
     gs = []
@@ -1126,6 +1193,8 @@ def gen_tcgen05():
         mma_sp_pair_group("f16", "f16", "f16", "f32", 16, 32, sel=1),
         mma_sp_pair_group("i8", "s8", "s8", "s32", 32, 64),
     ]
+    R.seed(3406)
+    gs.append(mx4_sp_group())
     write("tcgen05.isa", """
 tcgen05 (PTX ISA §9.7.16 "TensorCore 5th Generation Family Instructions": §9.7.16.7.1
 tcgen05.alloc/dealloc/relinquish_alloc_permit, tcgen05.ld, tcgen05.st,
