@@ -621,24 +621,28 @@ def mma_group(kind, at, bt, acc, m, n, k, enable_d=1, sat=False, ws=False, neg_a
     return g
 
 
-def tmem_meta(kind, meta, sel, m=128):
+def tmem_meta(kind, meta, sel, m=128, align=None):
     """The .sp metadata's words in tensor memory (docs/isa-notes.md "tcgen05.mma.sp metadata
     layout": §9.7.16.10.8.4 gives it in figures only; this is the reading public sm_100 code
     writes): {(lane, column offset): word}. .kind::f16 (8 chunks of 4 a row) and .kind::tf32
     (8 pairs a row, 1:2): row r, field c at lane 16(r/16) + r%8 + 8(c/4), column `sel`, bits
     4(4((r%16)/8) + c%4); .kind::i8/::f8f6f4 (16 chunks): row r in lane r, chunk c at column
     c/8, bits 4(c%8). .ws with M = 64 or 32: rows 0..M so placed, the words repeated every M
-    lanes (128/M copies)."""
+    lanes (128/M copies). `align` (M = 64 without .ws, Layout F; ⚠ ptxjit's reading of Figures
+    262/264/266, docs/isa-notes.md): each block of 16 rows in the lanes of D's rows, from lane
+    32·(r/16) + align, the M = 128 places inside the block; one copy. The block-scaled kinds
+    (mxf8f6f4, mxf4, mxf4nvf4) share the 8-bit kinds' figure (Figure 267)."""
     words = {}
     for r, row in enumerate(meta):
+        base = 16 * (r // 16) if align is None else 32 * (r // 16) + align
         for c, f in enumerate(row):
             if kind in ("f16", "tf32"):
-                key = (16 * (r // 16) + r % 8 + 8 * (c // 4), sel)
+                key = (base + r % 8 + 8 * (c // 4), sel)
                 bit = 4 * (4 * ((r % 16) // 8) + c % 4)
             else:
-                key = (r, c // 8)
+                key = (base + r % 16, c // 8)
                 bit = 4 * (c % 8)
-            for copy in range(128 // m):
+            for copy in range(128 // m if align is None else 1):
                 k2 = (key[0] + copy * m, key[1])
                 words[k2] = words.get(k2, 0) | f << bit
     return words
@@ -654,12 +658,15 @@ WS_PLACE = {
 }
 
 
-def mma_sp_group(kind, at, bt, acc, n, k, sel=0, enable_d=1, sat=False, ws=False, m=128):
+def mma_sp_group(kind, at, bt, acc, n, k, sel=0, enable_d=1, sat=False, ws=False, m=128,
+                 align=None):
     """tcgen05.mma.sp.cta_group::1, M = 128 (§9.7.16.10.9.2), or tcgen05.mma.ws.sp with M =
     128, 64 or 32 (§9.7.16.10.9.3; D in WS_PLACE's layout): A 2:4 sparse (1:2 for .tf32;
     gen_warpgroup's sparse_a), its stored M x K/2 half in shared memory as a dense A of K/2
     columns; the metadata in tensor memory at the column after D's (tmem_meta), the selector
-    in idesc bits 0-1 and bit 2 set (sparsity)."""
+    in idesc bits 0-1 and bit 2 set (sparsity). `align` (M = 64 without .ws): Layout F, D (row
+    r in lane 32·(r/16) + align + r % 16) and the metadata at lane `align` (the ISA: "the same
+    alignment across matrices A, D and the sparsity metadata matrix")."""
     ebits = gw.WIDTH[at]
     integer = acc == "s32"
     kchunks = k * ebits // 128  # B's 16-byte chunks of K
@@ -667,19 +674,27 @@ def mma_sp_group(kind, at, bt, acc, n, k, sel=0, enable_d=1, sat=False, ws=False
     b_lbo, b_sbo = max(0x200, (n // 8) * 0x80), 0x80
     a_off, b_off = 0x400, 0x2000 + 0x400
     size = b_off + kchunks * b_lbo
-    dcols = n * m // 128  # D's columns (Layouts D, E, G)
+    dcols = n if align is not None else n * m // 128  # D's columns (Layouts D, E, F, G)
     nbg = 1 << (dcols + 2 - 1).bit_length()  # D's columns, the metadata's, a background
     dfmt = {"f16": 0, "f32": 1, "s32": 2}[acc]
     idv = idesc(dfmt, at, bt, m, n, sat) | 1 << 2 | sel
     ws_s = ".ws" if ws else ""
     op = (f"add.u32 tm, ta, {dcols}; "
           f"@q tcgen05.mma{ws_s}.sp.cta_group::1.kind::{kind} [ta], da, db, [tm], id, pe")
+    regs = " tm:b32"
+    if align is not None:
+        op = (f"add.u32 td, ta, {align << 16:#x}; add.u32 tm, td, {dcols}; "
+              f"@q tcgen05.mma.sp.cta_group::1.kind::{kind} [td], da, db, [tm], id, pe")
+        regs = " tm:b32 td:b32"
     head = cta_head(op, max(32, nbg), nbg, ["da:sdesc", "db:sdesc", "id:b32", "pe:pred"], size,
-                    regs=" tm:b32")
+                    regs=regs)
     g = Group(f"tcgen05.mma{ws_s}.sp.cta_group::1.kind::{kind} M={m} N={n} K={k}, {at} x {bt} -> "
               f"{acc}" + (" .satfinite" if sat else "") + f", selector {sel}, enable-input-d "
               f"{enable_d}: A {'1:2' if at == 'tf32' else '2:4'} sparse, its metadata in tensor "
-              "memory after D's columns" + (f" (repeated every {m} lanes)" if m < 128 else "")
+              "memory after D's columns" + (f" (repeated every {m} lanes)" if m < 128 and ws
+                                            else "")
+              + (f", Layout F at lane {align} (⚠ the metadata's lanes: ptxjit's reading)"
+                 if align is not None else "")
               + " (thread 0; commit; D and the metadata read back with .32x32b)", head)
     A_stored, A, meta = sparse_a(at, k, m)
     B = [[rand_elem(bt) for _ in range(n)] for _ in range(k)]
@@ -699,12 +714,15 @@ def mma_sp_group(kind, at, bt, acc, n, k, sel=0, enable_d=1, sat=False, ws=False
     place(img, a_off, A_stored, ebits, a_lbo, a_sbo)
     place(img, b_off, B, ebits, b_lbo, b_sbo, transpose=True)
     bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
-    for (lane, col), word in tmem_meta(kind, meta, sel, m).items():
+    for (lane, col), word in tmem_meta(kind, meta, sel, m, align).items():
         bg[lane][dcols + col] = word
     tm = [row[:] for row in bg]
     for r in range(m):
         for j in range(n):
-            lane, col = WS_PLACE[m](n, r, j)
+            if align is None:
+                lane, col = WS_PLACE[m](n, r, j)
+            else:
+                lane, col = 32 * (r // 16) + align + r % 16, j
             bg[lane][col] = C[r][j]
             tm[lane][col] = D[r][j]
     da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
@@ -869,6 +887,250 @@ def mx_group():
     return g
 
 
+def mx_pair_group(m, n, pair=True, sp=False):
+    """.kind::mxf8f6f4.block_scale.scale_vec::1X, e4m3 x e4m3 -> f32, ue8m0 factors, over a CTA
+    pair (`pair`: .cta_group::2, M = 256 or 128) and/or with a 2:4 sparse A (`sp`: .sp, K = 64,
+    one factor per row over all 64 columns: "scale_vec::1X ... with K=32/K=64"). Each CTA
+    keeps in its own tensor memory: its rows' scale_A (local row i at lane i % 32 of every
+    32-lane partition, column 16 + i/32, byte A-ID), scale_B for all N columns at column 20
+    (M = 256 or .cta_group::1: column j at lane j % 32 of every partition, byte B-ID; M = 128,
+    Layout B: columns 0..N/2 in partitions 0-1 and N/2..N in 2-3, column j at lane 64·(j //
+    (N/2)) + j % (N/2) and 32 further) — ⚠ the layouts public sm_100 code writes (CUTLASS's
+    tmem_sf_frg 4x1 and 2x2 atoms, Apache TVM's tirx CTA-pair probe; docs/isa-notes.md) — and
+    with .sp its rows' metadata from column 24 (the M = 128 layout of Figure 267: row r in lane
+    r, chunk c at column c/8, bits 4(c%8); selector "assumed to be 0"). The pair's halves of A,
+    B and D as mma_pair_group. D = Σ (a·2^sa)(b·2^sb) + C: exact products, one rounding per k
+    ascending."""
+    k = 64 if sp else 32
+    ctas = 2 if pair else 1
+    mh, nh = m // ctas, n // ctas
+    a_id, b_id = 1, 2
+    a_lbo, a_sbo = 0x1000, 0x80
+    b_lbo, b_sbo = max(0x200, (nh // 8) * 0x80), 0x80
+    a_off, b_off = 0x400, 0x2400
+    size = b_off + (k // 16) * b_lbo
+    nbg = 32
+    idv = (b_id << 4 | (n >> 3) << 17 | 1 << 23 | (m >> 4) << 24 | a_id << 29
+           | (1 << 2 if sp else 0))
+    sp_s = ".sp" if sp else ""
+    meta_op = " [tm]," if sp else ""
+    op = (f"add.u32 sa, ta, 16; add.u32 sb, ta, 20; add.u32 tm, ta, 24; "
+          f"@q tcgen05.mma{sp_s}.cta_group::{ctas}.kind::mxf8f6f4.block_scale.scale_vec::1X "
+          f"[ta], da, db,{meta_op} id, [sa], [sb], pe")
+    ins = ["da:sdesc", "db:sdesc", "id:b32", "pe:pred"]
+    regs = " sa:b32 sb:b32 tm:b32"
+    what = (f"tcgen05.mma{sp_s}.cta_group::{ctas}.kind::mxf8f6f4.block_scale.scale_vec::1X "
+            f"M={m} N={n} K={k}, e4m3 x e4m3 -> f32, ue8m0 scale factors (A ID {a_id}, B ID "
+            f"{b_id}) in tensor memory" + (", A 2:4 sparse, its metadata in tensor memory" if sp
+                                           else "")
+            + (", a CTA pair: each CTA's scale_A (its rows) and scale_B (all N"
+               + (", 2x2 for Layout B" if m == 128 else "") + ") in its own tensor memory"
+               if pair else ""))
+    if pair:
+        head = (pair_snippet(op, 32, nbg) + " :: " + " ".join(f"o{j}:b32" for j in range(nbg))
+                + " <- s:sptr mb:sptr w0:pred q:pred z:pred lw:u32 " + " ".join(ins) + " "
+                + " ".join(f"b{j}:b32" for j in range(nbg))
+                + f" ; shared {size} ; warps 4 ; cluster 2 ; regs ta:b32 tb:b32 pw:pred{regs}")
+    else:
+        head = cta_head(op, 32, nbg, ins, size, regs)
+    g = Group(what, head)
+    if sp:
+        A_stored, A, meta = sparse_a("e4m3", k, m)
+    else:
+        A = [[gw.rand_float("e4m3") for _ in range(k)] for _ in range(m)]
+        A_stored, meta = A, None
+    B = [[gw.rand_float("e4m3") for _ in range(n)] for _ in range(k)]
+    sa = [R.randint(124, 130) for _ in range(m)]
+    sb = [R.randint(124, 130) for _ in range(n)]
+    C = [[gw.rand_float("f32", -1, 4) for _ in range(n)] for _ in range(m)]
+    Av = [[elem_val("e4m3", A[i][kk]) * F(2) ** (sa[i] - 127) for kk in range(k)]
+          for i in range(m)]
+    Bv = [[value("e4m3", B[kk][j]) * F(2) ** (sb[j] - 127) for j in range(n)] for kk in range(k)]
+    D = mma_float(Av, Bv, C, "f32")
+    da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
+    lanes, init = {}, {}
+    for h in range(ctas):
+        img = bytearray(size)
+        place(img, a_off, A_stored[h * mh:(h + 1) * mh], 8, a_lbo, a_sbo)
+        place(img, b_off, [row[h * nh:(h + 1) * nh] for row in B], 8, b_lbo, b_sbo,
+              transpose=True)
+        bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
+        for p in range(4):  # scale columns: the same words in every partition
+            for l in range(32):
+                bg[32 * p + l][16:24] = bg[l][16:24]
+
+        def put(lane, col, byte, v):
+            bg[lane][col] = (bg[lane][col] & ~(0xFF << 8 * byte)) | v << 8 * byte
+        for i in range(mh):
+            for lane in range(i % 32, 128, 32):
+                put(lane, 16 + i // 32, a_id, sa[h * mh + i])
+        for j in range(n):
+            if pair and m == 128:
+                half, i = j // (n // 2), j % (n // 2)
+                for lane in (64 * half + i % 32, 64 * half + 32 + i % 32):
+                    put(lane, 20 + i // 32, b_id, sb[j])
+            else:
+                for lane in range(j % 32, 128, 32):
+                    put(lane, 20 + j // 32, b_id, sb[j])
+        if sp:
+            for (lane, col), word in tmem_meta("f8f6f4", meta[h * mh:(h + 1) * mh], 0).items():
+                bg[lane][24 + col] = word
+        tm = [row[:] for row in bg]
+        for r in range(mh):
+            for j in range(n):
+                lane, col = (r, j) if not (pair and m == 128) else (r + 64 * (j // nh), j % nh)
+                bg[lane][col] = C[h * mh + r][j]
+                tm[lane][col] = D[h * mh + r][j]
+        if pair:
+            for off, ws in image_words(img).items():
+                init[f"rank {h} {off:#x}"] = ws
+            for l in range(128):
+                w = l // 32
+                row_in = ["0x0", "0x8", str(int(w == 0)), str(int(h == 0 and l == 0)),
+                          str(int(h == 0)), hx((32 * w) << 16), hx(da, 16), hx(db, 16), hx(idv),
+                          "1"]
+                lanes[Lane2(128 * h + l)] = (row_in + [hx(v) for v in bg[l]],
+                                             [hx(v) for v in tm[l]])
+        else:
+            init = image_words(img)
+            for l in range(128):
+                lanes[l] = (cta_lane_ins(l) + [hx(da, 16), hx(db, 16), hx(idv), "1"]
+                            + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]])
+    expect = ({f"rank {h} 0x0": ["*"] * 4 for h in range(2)} if pair else {0: ["*"] * 4})
+    g.case("random inputs", lanes, init=init, expect=expect)
+    return g
+
+
+def mma_sp_pair_group(kind, at, bt, acc, n, k, sel=0):
+    """tcgen05.mma.sp.cta_group::2 with M = 256 (Layout A): each CTA keeps its 128 rows' stored
+    half of A (shared memory) and their metadata in its own tensor memory, in the M = 128 layout
+    (tmem_meta; the ISA's figures are titled "M = 128 / M = 256"), at the same address; B's and
+    D's halves as mma_pair_group."""
+    m = 256
+    ebits = gw.WIDTH[at]
+    mh, nh = m // 2, n // 2
+    kchunks = k * ebits // 128
+    a_lbo, a_sbo = 0x1000, 0x80
+    b_lbo, b_sbo = max(0x200, (nh // 8) * 0x80), 0x80
+    a_off, b_off = 0x400, 0x2000 + 0x400
+    size = b_off + kchunks * b_lbo
+    nbg = max(16, 1 << (n + 2 - 1).bit_length())
+    dfmt = {"f16": 0, "f32": 1, "s32": 2}[acc]
+    idv = idesc(dfmt, at, bt, m, n) | 1 << 2 | sel
+    op = (f"add.u32 tm, ta, {n}; "
+          f"@q tcgen05.mma.sp.cta_group::2.kind::{kind} [ta], da, db, [tm], id, pe")
+    head = (pair_snippet(op, max(32, nbg), nbg) + " :: " + " ".join(f"o{j}:b32" for j in range(nbg))
+            + " <- s:sptr mb:sptr w0:pred q:pred z:pred lw:u32 da:sdesc db:sdesc id:b32 pe:pred "
+            + " ".join(f"b{j}:b32" for j in range(nbg))
+            + f" ; shared {size} ; warps 4 ; cluster 2 ; regs ta:b32 tb:b32 pw:pred tm:b32")
+    g = Group(f"tcgen05.mma.sp.cta_group::2.kind::{kind} M={m} N={n} K={k}, {at} x {bt} -> {acc}"
+              f", selector {sel}: a CTA pair, each CTA's rows of A {'1:2' if at == 'tf32' else '2:4'}"
+              " sparse with their metadata in its own tensor memory after D's columns (rank 0's "
+              "thread 0 issues; D read back in both CTAs)", head)
+    A_stored, A, meta = sparse_a(at, k, m)
+    B = [[rand_elem(bt) for _ in range(n)] for _ in range(k)]
+    Ae = [[elem_val(at, v) for v in row] for row in A]
+    Be = [[elem_val(bt, v) for v in row] for row in B]
+    if acc == "s32":
+        C = [[R.randrange(-(1 << 20), 1 << 20) & M32 for _ in range(n)] for _ in range(m)]
+        D = mma_int(Ae, Be, [[c - (1 << 32) if c >> 31 else c for c in row] for row in C], False)
+    else:
+        C = [[gw.rand_float("f32", -1, 4) for _ in range(n)] for _ in range(m)]
+        D = mma_float(Ae, Be, C, acc)
+    da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
+    lanes, init = {}, {}
+    for h in range(2):
+        img = bytearray(size)
+        place(img, a_off, A_stored[h * mh:(h + 1) * mh], ebits, a_lbo, a_sbo)
+        place(img, b_off, [row[h * nh:(h + 1) * nh] for row in B], ebits, b_lbo, b_sbo,
+              transpose=True)
+        for off, ws in image_words(img).items():
+            init[f"rank {h} {off:#x}"] = ws
+        bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
+        for (lane, col), word in tmem_meta(kind, meta[h * mh:(h + 1) * mh], sel).items():
+            bg[lane][n + col] = word
+        tm = [row[:] for row in bg]
+        for r in range(mh):
+            for j in range(n):
+                bg[r][j] = C[h * mh + r][j]
+                tm[r][j] = D[h * mh + r][j]
+        for l in range(128):
+            w = l // 32
+            ins = ["0x0", "0x8", str(int(w == 0)), str(int(h == 0 and l == 0)), str(int(h == 0)),
+                   hx((32 * w) << 16), hx(da, 16), hx(db, 16), hx(idv), "1"]
+            lanes[Lane2(128 * h + l)] = (ins + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]])
+    g.case("random inputs", lanes, init=init,
+           expect={f"rank {h} 0x0": ["*"] * 4 for h in range(2)})
+    return g
+
+
+def mx4_sp_group(m=128, n=16):
+    """tcgen05.mma.sp.cta_group::1.kind::mxf4nvf4.block_scale.block16 (.scale_vec::4X), M = 128,
+    N = 16, K = 128: A "pair-wise structured sparse at a granularity of 4:8" (§9.7.16.10.8.3):
+    each chunk of eight elements keeps two pairs, its 4-bit field the two pairs' places (0-3,
+    the first in the low 2 bits), the stored M x 64 half packed two e2m1 to a byte (element 2j
+    in the low nibble of byte j, the dense 4-bit K-major layout); the metadata as Figure 267's
+    (tmem_meta's 8-bit kinds) from column 24, selector "assumed to be 0"; four ue8m0 factors per
+    row of A (column of B), one per 32 of K, in bytes 0-3 of the cell (A/B ID 0) at column 16
+    (scale_A) and 20 (scale_B) as mx_pair_group's. D = Σ (a·2^sa)(b·2^sb) + C in f32."""
+    k = 128
+    a_lbo, a_sbo = 0x1000, 0x80
+    b_lbo, b_sbo = 0x200, 0x80
+    a_off, b_off = 0x400, 0x2400
+    size = b_off + (k // 32) * b_lbo
+    nbg = 32
+    idv = 1 << 2 | 1 << 7 | 1 << 10 | (n >> 3) << 17 | 1 << 23 | (m >> 4) << 24
+    op = ("add.u32 sa, ta, 16; add.u32 sb, ta, 20; add.u32 tm, ta, 24; "
+          "@q tcgen05.mma.sp.cta_group::1.kind::mxf4nvf4.block_scale.block16 "
+          "[ta], da, db, [tm], id, [sa], [sb], pe")
+    g = Group(f"tcgen05.mma.sp.cta_group::1.kind::mxf4nvf4.block_scale.block16 M={m} N={n} "
+              f"K={k}, e2m1 x e2m1 -> f32, four ue8m0 factors per row/column (ID 0): A 4:8 sparse "
+              "in pairs, two e2m1 to a byte, its metadata in tensor memory",
+              cta_head(op, 32, nbg, ["da:sdesc", "db:sdesc", "id:b32", "pe:pred"], size,
+                       " sa:b32 sb:b32 tm:b32"))
+
+    def v4(c):
+        return value("e2m1", c << 2) if c else F(0)
+    stored = [[R.randrange(16) for _ in range(k // 2)] for _ in range(m)]
+    A = [[0] * k for _ in range(m)]
+    meta = [[0] * (k // 8) for _ in range(m)]
+    for i in range(m):
+        for c in range(k // 8):
+            p0, p1 = sorted(R.sample(range(4), 2))
+            meta[i][c] = p0 | p1 << 2
+            for e, p in enumerate((p0, p1)):
+                A[i][8 * c + 2 * p:8 * c + 2 * p + 2] = stored[i][4 * c + 2 * e:4 * c + 2 * e + 2]
+    B = [[R.randrange(16) for _ in range(n)] for _ in range(k)]
+    sa = [[R.randint(124, 130) for _ in range(4)] for _ in range(m)]
+    sb = [[R.randint(124, 130) for _ in range(4)] for _ in range(n)]
+    C = [[gw.rand_float("f32", -1, 4) for _ in range(n)] for _ in range(m)]
+    Av = [[v4(A[i][kk]) * F(2) ** (sa[i][kk // 32] - 127) for kk in range(k)] for i in range(m)]
+    Bv = [[v4(B[kk][j]) * F(2) ** (sb[j][kk // 32] - 127) for j in range(n)] for kk in range(k)]
+    D = mma_float(Av, Bv, C, "f32")
+    img = bytearray(size)
+    place(img, a_off, stored, 4, a_lbo, a_sbo)
+    place(img, b_off, B, 4, b_lbo, b_sbo, transpose=True)
+    bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
+    for i in range(m):
+        for lane in range(i % 32, 128, 32):
+            bg[lane][16 + i // 32] = sum(f << 8 * b for b, f in enumerate(sa[i]))
+    for j in range(n):
+        for lane in range(j % 32, 128, 32):
+            bg[lane][20 + j // 32] = sum(f << 8 * b for b, f in enumerate(sb[j]))
+    for (lane, col), word in tmem_meta("f8f6f4", meta, 0).items():
+        bg[lane][24 + col] = word
+    tm = [row[:] for row in bg]
+    for r in range(m):
+        bg[r][:n] = C[r]
+        tm[r] = bg[r][:]
+        tm[r][:n] = D[r]
+    da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
+    lanes = {l: (cta_lane_ins(l) + [hx(da, 16), hx(db, 16), hx(idv), "1"]
+                 + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]]) for l in range(128)}
+    g.case("random inputs", lanes, init=image_words(img), expect={0: ["*"] * 4})
+    return g
+
+
 def gen_tcgen05():
     R.seed(3402)
     gs = []
@@ -908,9 +1170,8 @@ def gen_tcgen05():
         mma_pair_group("i8", "s8", "s8", "s32", 128, 64, 32, sat=True),
         mma_pair_group("f8f6f4", "e4m3", "e5m2", "f32", 128, 64, 32),
     ]
-    # The later groups draw from their own seed, so that the files written after this one
-    # (mbarrier.isa) draw what they drew before these groups were added.
-    state = R.getstate()
+    # The later groups draw from their own seeds, so that adding groups leaves the earlier
+    # ones as they were.
     R.seed(3403)
     gs += [
         mma_sp_group("tf32", "tf32", "tf32", "f32", 16, 16, sel=1),
@@ -918,7 +1179,22 @@ def gen_tcgen05():
         mma_sp_group("i8", "s8", "u8", "s32", 64, 64, ws=True, m=32),
         mma_sp_group("tf32", "tf32", "tf32", "f32", 64, 16, ws=True, m=32),
     ]
-    R.setstate(state)
+    # The forms of .sp with M = 64, block scaling over a CTA pair and with .sp, and .sp over a
+    # CTA pair: their own seed again.
+    R.seed(3404)
+    gs += [
+        mma_sp_group("f16", "f16", "f16", "f32", 16, 32, sel=1, m=64, align=0),
+        mma_sp_group("i8", "s8", "u8", "s32", 16, 64, m=64, align=16),
+        mma_sp_group("tf32", "tf32", "tf32", "f32", 8, 16, sel=0, m=64, align=16),
+        mx_pair_group(256, 16),
+        mx_pair_group(128, 16),
+        mx_pair_group(128, 16, pair=False, sp=True),
+        mx_pair_group(256, 16, sp=True),
+        mma_sp_pair_group("f16", "f16", "f16", "f32", 16, 32, sel=1),
+        mma_sp_pair_group("i8", "s8", "s8", "s32", 32, 64),
+    ]
+    R.seed(3406)
+    gs.append(mx4_sp_group())
     write("tcgen05.isa", """
 tcgen05 (PTX ISA §9.7.16 "TensorCore 5th Generation Family Instructions": §9.7.16.7.1
 tcgen05.alloc/dealloc/relinquish_alloc_permit, tcgen05.ld, tcgen05.st,
@@ -997,6 +1273,8 @@ MB = "mbarrier.{}.shared::cta.b64"
 
 
 def gen_mbarrier():
+    # Its own seed: what it draws does not depend on the groups written before it.
+    R.seed(3405)
     gs = []
     g = Group("expect_tx then arrive: phase 0 completes only when complete_tx brings the "
               "tx-count back to 0 (lane 0 alone)",

@@ -330,7 +330,8 @@ pub enum Tc05Op {
     /// §9.7.16.10.7): `scale_vec` is the scale factors per row of A and column of B (1, 2 or 4:
     /// `.scale_vec::NX`, or what `.block32`/`.block16` alias; 0 without block scaling), and
     /// the operands end with the i32 tensor-memory addresses of scale_A and scale_B (no
-    /// disable-output-lane, no scale-input-d).
+    /// disable-output-lane, no scale-input-d); with `.sp` too, the metadata's taddr follows
+    /// them (args d, A, B, idesc, enable-input-d, scale_A, scale_B, sp-meta).
     ///
     /// `pair` (`.cta_group::2`, PTX ISA §9.7.16.5): one multiply over the CTA pair (the
     /// CTAs whose `%cluster_ctarank` differ in bit 0): the even CTA holds rows `0..M/2` of A

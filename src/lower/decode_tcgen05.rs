@@ -15,14 +15,13 @@
 //!     .shape = .32x32b, .16x64b, .16x128b, .16x256b, .16x32bx2 (.red: .32x32b, .16x32bx2)
 //! tcgen05.wait::ld.sync.aligned;  tcgen05.wait::st.sync.aligned;
 //! tcgen05.fence::before_thread_sync;  tcgen05.fence::after_thread_sync;
-//! tcgen05.mma{.sp}.cta_group::1.kind{.collector::a::use}{.ashift} [d-tmem], a-desc|[a-tmem],
+//! tcgen05.mma{.sp}.cta_group::N.kind{.collector::a::use}{.ashift} [d-tmem], a-desc|[a-tmem],
 //!     b-desc, {[sp-meta],} idesc, {disable-output-lane,} enable-input-d{, scale-input-d};
-//! tcgen05.mma.cta_group::2.kind{.collector::a::use}{.ashift} [d-tmem], a-desc|[a-tmem], b-desc, idesc,
-//!     {disable-output-lane (8 words),} enable-input-d{, scale-input-d};
-//!     .kind = .kind::f16, .kind::tf32, .kind::f8f6f4, .kind::i8 (.sp: .kind::f16, .kind::i8;
-//!     scale-input-d 0..15: .kind::f16, .kind::tf32)
-//! tcgen05.mma.cta_group::1.kind.block_scale{.scale_vectorsize}{.collector::a::use} [d-tmem], a-desc|[a-tmem],
-//!     b-desc, idesc, [scale-A-tmem], [scale-B-tmem], enable-input-d;
+//!     .kind = .kind::f16, .kind::tf32, .kind::f8f6f4, .kind::i8 (scale-input-d 0..15:
+//!     .kind::f16, .kind::tf32; disable-output-lane 4 words, 8 with .cta_group::2)
+//! tcgen05.mma{.sp}.cta_group::N.kind.block_scale{.scale_vectorsize}{.collector::a::use}
+//!     [d-tmem], a-desc|[a-tmem], b-desc, {[sp-meta],} idesc, [scale-A-tmem], [scale-B-tmem],
+//!     enable-input-d;
 //!     .kind = .kind::mxf8f6f4 (.scale_vec::1X, .block32), .kind::mxf4 (.scale_vec::2X,
 //!     .block32, the default), .kind::mxf4nvf4 (.scale_vec::2X, .scale_vec::4X, .block16,
 //!     .block32)
@@ -42,8 +41,9 @@
 //! `commit` arrives on its mbarrier at once (an arrive-on of count 1). `tcgen05.mma{.sp}`
 //! takes `.collector::a::{fill,use,lastuse,discard}` and (A in tensor memory, no block
 //! scaling, not with `::fill`/`::use`) `.ashift` after its kind and block scaling, in either
-//! order. Forms the ISA has and ptxjit does not (`.sp` with block scaling, `.cta_group::2`
-//! with `.sp` or block scaling) are "unsupported" errors naming them.
+//! order. The forms whose layouts ptxjit does not know load, and fault naming the form when
+//! they run (`runtime::tcgen05`: `.sp` with `.cta_group::2` M = 128, K = 96, a 4-bit A of
+//! `.kind::mxf4`/`::mxf4nvf4` in tensor memory, `.ws` with A in tensor memory at M = 32/64).
 
 use super::super::build::{Builder, PTerm};
 use super::super::LowerError;
@@ -655,36 +655,22 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
     if sparse && !matches!(cx.inst.operands.get(3), Some(Operand::Address { .. })) {
         return Err(cx.bad("expects the metadata's tensor-memory address [sp-meta] as operand 4"));
     }
-    if sparse && scale_vec != 0 {
-        return Err(cx.unsupported(&format!(
-            "tcgen05.mma.sp.kind::{kind}.block_scale is not supported yet (the metadata and scale \
-             factor layouts of the sparse block-scaled forms are given in figures only; the dense \
-             form is)"
-        )));
-    }
-    if pair && (sparse || scale_vec != 0) {
-        return Err(cx.unsupported(&format!(
-            "tcgen05.mma{}.cta_group::2.kind::{kind}{} is not supported yet (which CTA of the \
-             pair holds which rows of the metadata or scale factors is given in figures only; \
-             the dense .kind::f16, ::tf32, ::f8f6f4 and ::i8 forms of .cta_group::2 are)",
-            if sparse { ".sp" } else { "" },
-            if scale_vec != 0 { ".block_scale" } else { "" }
-        )));
-    }
     if scale_vec != 0 {
-        // [d-tmem], a, b-desc, idesc, [scale-A-tmem], [scale-B-tmem], enable-input-d.
+        // [d-tmem], a, b-desc, {[sp-meta],} idesc, [scale-A-tmem], [scale-B-tmem],
+        // enable-input-d.
         let n = cx.inst.operands.len();
-        if n != 7 {
+        if n != 7 + at {
+            let meta = if sparse { " [sp-meta]," } else { "" };
             return Err(cx.bad(&format!(
-                "expects [d-tmem], a-desc or [a-tmem], b-desc, idesc, [scale-A-tmem], \
+                "expects [d-tmem], a-desc or [a-tmem], b-desc,{meta} idesc, [scale-A-tmem], \
                  [scale-B-tmem], enable-input-d; found {n} operands"
             )));
         }
-        for k in [4, 5] {
+        for k in [4 + at, 5 + at] {
             if !matches!(cx.opnd(k)?, Operand::Address { .. }) {
                 return Err(cx.bad(&format!(
                     "expects the scale factors' tensor-memory address [{}] as operand {}",
-                    if k == 4 {
+                    if k == 4 + at {
                         "scale-A-tmem"
                     } else {
                         "scale-B-tmem"
@@ -693,8 +679,8 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
                 )));
             }
         }
-        let (d, a, a_tmem, bd, id, en) = mma_operands(b, cx, 0, 2)?;
-        let (sa, sb) = (taddr(b, cx, 4)?, taddr(b, cx, 5)?);
+        let (d, a, a_tmem, bd, id, en) = mma_operands(b, cx, at, 2)?;
+        let (sa, sb) = (taddr(b, cx, 4 + at)?, taddr(b, cx, 5 + at)?);
         let op = Tc05Op::Mma {
             kind,
             a_tmem,
@@ -706,7 +692,10 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
             collector,
             ashift,
         };
-        let args = vec![d, a, bd, id, en, sa, sb];
+        let mut args = vec![d, a, bd, id, en, sa, sb];
+        if sparse {
+            args.push(taddr(b, cx, 3)?);
+        }
         b.emit(Op::Tcgen05 { op }, args, vec![], cx.loc, &cx.ptx);
         return Ok(());
     }

@@ -90,7 +90,9 @@
 //! supported. The factors of row `i` of A (column `i` of B) are bytes `ID..ID + N` of the
 //! cell at lane `i % 32`, column `col + i / 32` of the scale address, and the ISA requires
 //! them "duplicated to all 32 lane partitions": ptxjit reads all four and faults where they
-//! differ (`block_scales`; docs/isa-notes.md). Each element widens exactly to f32 and is
+//! differ (`scale`; docs/isa-notes.md). With `.cta_group::2` each CTA reads its own rows'
+//! scale_A and all N columns' scale_B from its own tensor memory (M = 128: scale_B "2x2", the
+//! two halves of N in partitions 0-1 and 2-3; ⚠ public sm_100 code's layout). Each element widens exactly to f32 and is
 //! multiplied by its factor (rounded to nearest, exact unless it overflows), then one
 //! `fma.rn.f32` per k ascending from D.
 //!
@@ -98,8 +100,11 @@
 //! `tcgen05.mma.ws.sp` (§9.7.16.10.9.3) double K: A's operand (descriptor or tensor memory)
 //! holds the stored M×K/2 half, laid out as a dense A of K/2 columns, and the metadata at the
 //! `[sp-meta]` address places it (`sparse`); the instruction descriptor's bit 2 must be set,
-//! and bits 0-1 are the sparsity selector. `.sp` without `.ws` takes M = 128 only (M = 64's
-//! metadata layout is not supported: a fault).
+//! and bits 0-1 are the sparsity selector. `.sp` takes M = 128 and 64 (Layout F, ⚠ ptxjit's
+//! reading of the metadata's figures), with `.cta_group::2` M = 256 (each CTA's 128 rows and
+//! their metadata in its own tensor memory; M = 128 faults as not supported yet), and the
+//! block-scaled kinds (`.kind::mxf8f6f4` 2:4 with K = 64, `.kind::mxf4`/`::mxf4nvf4` 4:8 in
+//! pairs with K = 128; the metadata address then follows scale_B's among the arguments).
 //!
 //! # Weight-stationary multiply (§9.7.16.10.9.3)
 //! `tcgen05.mma.ws` (`.kind::f16`, `::tf32`, `::f8f6f4`, `::i8`) is the dense multiply with
@@ -150,7 +155,7 @@ use super::cluster::{ClusterState, CLUSTER_BIT, RANK_SHIFT};
 use super::env::{read_shared, translate, CtaEnv, FaultKind};
 use super::fp::{self, Arith, Fmt};
 use super::initcheck::InitAccess;
-use super::mma::{self, scale_value, scaled};
+use super::mma::{self, scaled};
 use super::warp::{lanes, WarpDesc};
 use super::wgmma::Desc;
 use crate::ir::{
@@ -160,9 +165,12 @@ use crate::ir::{
 use std::cell::RefCell;
 
 mod layout;
+mod scale;
 mod sparse;
 
 use layout::DataPath;
+use scale::{block_scales, SfLanes};
+use sparse::MetaLanes;
 
 /// Lanes of the tensor memory.
 pub const LANES: u32 = 128;
@@ -1301,82 +1309,6 @@ fn in_cta(addr: u64, cta: Option<u32>) -> u64 {
     }
 }
 
-/// The scale factors of a block-scaled `tcgen05.mma` (§9.7.16.10.7) as f32 bits: scale_A
-/// (M rows × `nv`, row-major) and scale_B (N columns × `nv`), from the tensor memory at `sa`
-/// and `sb`. Row `i` of A (column `i` of B) has its `nv` factors in bytes `id..id + nv` of
-/// the cell at lane `i % 32`, column `col + i / 32` of each 32-lane partition, which must all
-/// hold the same bytes (the ISA: "Scale factors for A and B matrices need to be duplicated to
-/// all 32 lane partitions of tensor memory"); the ID is the instruction descriptor's scale
-/// factor A/B ID, a byte offset for `.scale_vec::1X`, a half-word one (0 or 2) for `::2X`,
-/// 0 for `::4X`. The addresses' lane (bits 16-29) must be 0; bits 30-31 are not read (CUTLASS
-/// keeps its byte index there and passes the ID in the descriptor).
-fn block_scales(
-    tm: &TensorMemory,
-    id: &InstrDesc,
-    nv: u32,
-    sa: u32,
-    sb: u32,
-) -> Result<(Vec<u64>, Vec<u64>), MmaFault> {
-    let one = |which: char, addr: u32, sfid: u32, count: u32| -> Result<Vec<u64>, MmaFault> {
-        let field = if which == 'A' { "29-30" } else { "4-5" };
-        let valid = match nv {
-            1 => sfid <= 3,
-            2 => sfid == 0 || sfid == 2,
-            _ => sfid == 0,
-        };
-        if !valid {
-            return Err(tmem_fault(format!(
-                "tcgen05.mma: scale factor {which} ID {sfid} (instruction descriptor bits \
-                 {field}) does not select {nv} byte(s) of a word with .scale_vec::{nv}X \
-                 (1X: 0-3, 2X: 0 or 2, 4X: 0)"
-            )));
-        }
-        if !id.ue8m0 && nv != 4 {
-            return Err(tmem_fault(format!(
-                "tcgen05.mma: ue4m3 scale factors (instruction descriptor bit 23 clear) need \
-                 .scale_vec::4X, not ::{nv}X (Table 55)"
-            )));
-        }
-        let (lane, col) = ((addr >> 16) & 0x3fff, addr & 0xffff);
-        if lane != 0 {
-            return Err(tmem_fault(format!(
-                "tcgen05.mma: scale_{which} at lane {lane}; the scale factors start at lane 0"
-            )));
-        }
-        tm.check(0, LANES, col, count.div_ceil(32))
-            .map_err(|e| tmem_fault(format!("tcgen05.mma scale_{which}: {e}")))?;
-        let mut out = Vec::with_capacity((count * nv) as usize);
-        for i in 0..count {
-            for j in 0..nv {
-                let byte =
-                    |q: u32| (tm.get(32 * q + i % 32, col + i / 32) >> (8 * (sfid + j))) as u8;
-                let code = byte(0);
-                if let Some(q) = (1..4).find(|&q| byte(q) != code) {
-                    return Err(tmem_fault(format!(
-                        "tcgen05.mma: scale_{which} factor {j} of {} {i} is {code:#04x} at \
-                         tensor-memory lane {} but {:#04x} at lane {} (column {}): the scale \
-                         factors must be duplicated to all four 32-lane partitions",
-                        if which == 'A' { "row" } else { "column" },
-                        i % 32,
-                        byte(q),
-                        32 * q + i % 32,
-                        col + i / 32
-                    )));
-                }
-                out.push(
-                    scale_value(code, id.ue8m0)
-                        .map_err(|e| tmem_fault(format!("tcgen05.mma scale_{which}: {e}")))?,
-                );
-            }
-        }
-        Ok(out)
-    };
-    Ok((
-        one('A', sa, id.sfa_id, id.m)?,
-        one('B', sb, id.sfb_id, id.n)?,
-    ))
-}
-
 /// The element's bits with its sign flipped (a float input negated; the instruction
 /// descriptor of `.kind::i8` has no negation).
 fn negate(e: MmaElem, x: u64) -> u64 {
@@ -1517,12 +1449,6 @@ fn mma_lane(
     let (m, n) = (id.m as u64, id.n as u64);
     // `.kind::mxf4`/`::mxf4nvf4` pack two e2m1 to a byte with no padding (§9.7.16.10.4.6).
     let dense4 = matches!(kind, Tc05Kind::Mxf4 | Tc05Kind::Mxf4nvf4);
-    let scales = if scale_vec != 0 {
-        let (sa, sb) = (d.arg(s, 5, lane) as u32, d.arg(s, 6, lane) as u32);
-        Some(block_scales(tm, &id, u32::from(scale_vec), sa, sb)?)
-    } else {
-        None
-    };
     let (dl, dc) = (dt >> 16, dt & 0xffff);
     let path = if pair {
         DataPath::pair(id.m, dl)
@@ -1535,18 +1461,41 @@ fn mma_lane(
             .map_err(|e| tmem_fault(format!("tcgen05.mma D: {e}")))?;
     }
     let (rows, cols) = (m / parts, n / parts);
+    // Block scaling: each CTA's scale_A (its rows) and scale_B (all N columns, 2x2 for a
+    // Layout B pair) from its own tensor memory (`scale`).
+    let scales = if scale_vec != 0 {
+        let (sa, sb) = (d.arg(s, 5, lane) as u32, d.arg(s, 6, lane) as u32);
+        let sfb = if pair && id.m == 128 {
+            SfLanes::TwoByTwo
+        } else {
+            SfLanes::FourByOne
+        };
+        let mut per_cta = Vec::with_capacity(tms.len());
+        for t in &tms {
+            per_cta.push(block_scales(
+                t,
+                &id,
+                u32::from(scale_vec),
+                (sa, rows as u32),
+                (sb, sfb),
+            )?);
+        }
+        Some(per_cta)
+    } else {
+        None
+    };
     // The tensor memory (index into `tms`), lane and column of row `r`, column `j` of D.
     let cell = |r: u64, j: u64| {
         let (l, c) = path.place(id.n, (r % rows) as u32, j as u32);
         ((r / rows) as usize, l, dc + c)
     };
-    if sparse && ws.is_none() && id.m != 128 {
-        return Err(tmem_fault(format!(
-            "tcgen05.mma.sp with M = {}: the sparsity metadata layout for M = 64 (Layout F; \
-             the ISA's figures) is not supported yet (M = 128 is, and .ws.sp with M = 32, 64 \
-             or 128)",
-            id.m
-        )));
+    if sparse && pair && id.m == 128 {
+        return Err(tmem_fault(
+            "tcgen05.mma.sp.cta_group::2 with M = 128: where each CTA of the pair keeps the \
+             sparsity metadata of its 64 rows (Layout B) is given in figures only; not supported \
+             yet (M = 256 is: each CTA's 128 rows as M = 128's)"
+                .into(),
+        ));
     }
     // `.collector::a::use`/`::lastuse`: A is the one the buffer keeps, not the operand's.
     let kept_a = match collector_a {
@@ -1614,13 +1563,7 @@ fn mma_lane(
                      D must use the same lane alignment (§9.7.16.10.5)"
                 )))
             }
-            DataPath::E if pair => {
-                return Err(tmem_fault(
-                    "tcgen05.mma.cta_group::2 with M = 128 and A in tensor memory: the ISA gives \
-                     D's layout (Layout B) but not A's; not supported (M = 256 is)"
-                        .into(),
-                ))
-            }
+            DataPath::E if pair => {}
             DataPath::E | DataPath::G => {
                 return Err(tmem_fault(format!(
                     "tcgen05.mma.ws with M = {} and A in tensor memory: the ISA's figures give \
@@ -1631,14 +1574,36 @@ fn mma_lane(
             }
             DataPath::D | DataPath::F { .. } => {}
         }
+        // ⚠ A `.cta_group::2` M = 128 pair (Layout B) keeps each CTA's 64 rows of A twice,
+        // local row r in lanes r and 64 + r (the lanes that compute the two halves of N; CUTLASS
+        // `UMMA::TmemAllocMode::Duplicated`: "the input data must be duplicated between the
+        // subpartitions [0,1]<->[2,3]"); the copies must agree.
+        let copies: &[u32] = if pair && id.m == 128 { &[0, 64] } else { &[0] };
         for t in &tms {
             t.check(0, LANES, ac, acols)
                 .map_err(|e| tmem_fault(format!("tcgen05.mma A: {e}")))?;
         }
         if kept_a.is_none() {
             for r in 0..m {
-                // A's row r is in the lane of D's row r (Layouts A, D and F).
+                // A's row r is in the lane of D's row r (Layouts A, B, D and F).
                 let (t, lane, _) = cell(r, 0);
+                for c in 0..acols {
+                    let word = tms[t].get(lane, ac + c);
+                    if let Some(q) = copies[1..]
+                        .iter()
+                        .find(|&&q| tms[t].get(lane + q, ac + c) != word)
+                    {
+                        return Err(tmem_fault(format!(
+                            "tcgen05.mma.cta_group::2 A in tensor memory: row {r}'s column {} is \
+                             {word:#x} at lane {lane} but {:#x} at lane {} of the same CTA: with \
+                             M = 128 (Layout B) each CTA's rows of A are duplicated in lanes \
+                             0-63 and 64-127",
+                            ac + c,
+                            tms[t].get(lane + q, ac + c),
+                            lane + q
+                        )));
+                    }
+                }
                 for kk in 0..ka {
                     let cell = tms[t].get(lane, ac + (kk / per) as u32) as u64;
                     let v = (cell >> ((kk % per) * bits + shift)) & elem_mask;
@@ -1649,13 +1614,15 @@ fn mma_lane(
         if ashift {
             // Once read, A's rows move one row down in tensor memory: row r + 1 takes row
             // r's words for r = M - 2 down to 0 (the last row's are overwritten, row 0 keeps
-            // its own; with `.cta_group::2` row 128, the odd CTA's lane 0, takes the even
-            // CTA's lane 127).
+            // its own; with `.cta_group::2` row M/2, the odd CTA's first row, takes the even
+            // CTA's last), in each copy of A.
             for r in (0..m - 1).rev() {
                 let (t0, l0, _) = cell(r, 0);
                 let (t1, l1, _) = cell(r + 1, 0);
-                for c in 0..acols {
-                    tms[t1].set(l1, ac + c, tms[t0].get(l0, ac + c));
+                for q in copies {
+                    for c in 0..acols {
+                        tms[t1].set(l1 + q, ac + c, tms[t0].get(l0 + q, ac + c));
+                    }
                 }
             }
         }
@@ -1694,7 +1661,29 @@ fn mma_lane(
         }
     }
     if sparse {
-        a = sparse::expand(tm, d.arg(s, 5, lane) as u32, kind, id.selector, &a, m, k)?;
+        // The metadata address follows b-desc; with block scaling the operands after it are
+        // appended after scale_B's address. A `.cta_group::2` pair (M = 256) keeps each CTA's
+        // 128 rows' metadata in its own tensor memory at the same address.
+        let meta = d.arg(s, if scale_vec != 0 { 7 } else { 5 }, lane) as u32;
+        let lanes = match path {
+            DataPath::F { align } => MetaLanes::LayoutF { align },
+            DataPath::D | DataPath::E | DataPath::G => MetaLanes::Rows,
+        };
+        let mut full = Vec::with_capacity((m * k) as usize);
+        for (t, tmt) in tms.iter().enumerate() {
+            let part = &a[(t as u64 * rows * ka) as usize..((t as u64 + 1) * rows * ka) as usize];
+            full.extend(sparse::expand(
+                tmt,
+                meta,
+                kind,
+                id.selector,
+                part,
+                rows,
+                k,
+                lanes,
+            )?);
+        }
+        a = full;
     }
     let mut b = match ws {
         Some((buf, Tc05Collector::Use | Tc05Collector::LastUse)) => {
@@ -1810,17 +1799,28 @@ fn mma_lane(
             (d.arg(s, k, lane) >> (l % 32)) & 1 == 1
         }
     };
-    if let Some((sa, sb)) = scales {
+    if let Some(per_cta) = scales {
         let nv = scale_vec as usize;
-        let (mu, nu, ku) = (m as usize, n as usize, k as usize);
+        let (mu, nu, ku, rows) = (m as usize, n as usize, k as usize, rows as usize);
         let blk = ku / nv;
+        // Row r of A uses its CTA's scale_A; each CTA's half of D its own scale_B.
         let av: Vec<u64> = (0..mu * ku)
-            .map(|i| scaled(id.a, a[i], sa[(i / ku) * nv + (i % ku) / blk]))
+            .map(|i| {
+                let r = i / ku;
+                let sa = &per_cta[r / rows].0;
+                scaled(id.a, a[i], sa[(r % rows) * nv + (i % ku) / blk])
+            })
             .collect();
-        let bv: Vec<u64> = (0..ku * nu)
-            .map(|i| scaled(id.b, b[i], sb[(i % nu) * nv + (i / nu) / blk]))
+        let bv: Vec<Vec<u64>> = per_cta
+            .iter()
+            .map(|(_, sb)| {
+                (0..ku * nu)
+                    .map(|i| scaled(id.b, b[i], sb[(i % nu) * nv + (i / nu) / blk]))
+                    .collect()
+            })
             .collect();
         for r in (0..mu).filter(|&r| !kept(r as u64)) {
+            let bv = &bv[r / rows];
             for col in 0..nu {
                 let mut acc = c[r * nu + col];
                 for kk in 0..ku {
@@ -2009,57 +2009,6 @@ mod tests {
         assert!(InstrDesc::decode(v(1, 1) | 1 << 31, Tc05Kind::Mxf4nvf4, false).is_err());
         assert!(InstrDesc::decode(v(1, 1) | 1 << 15, Tc05Kind::Mxf4, false).is_err());
         assert!(InstrDesc::decode(v(0, 1) | 3 << 15, Tc05Kind::Mxf8f6f4, false).is_ok());
-    }
-
-    /// Scale factors in tensor memory: row i at lane i % 32, column col + i / 32, bytes from the
-    /// ID; all four 32-lane partitions must agree; IDs must fit the vector size.
-    #[test]
-    fn block_scale_factors_in_tensor_memory() {
-        let t = TensorMemory::default();
-        assert_eq!(t.alloc(32), Ok(0));
-        // Word c of lane l: bytes [l, c, 0x7f, 0x80 + l] in every partition.
-        for l in 0..LANES {
-            for c in 0..8 {
-                let i = l % 32;
-                t.set(l, c, i | c << 8 | 0x7f << 16 | (0x80 + i) << 24);
-            }
-        }
-        let v = 8 << 17 | 1 << 23 | 8 << 24;
-        let id = InstrDesc::decode(v | 1 << 29 | 3 << 4, Tc05Kind::Mxf8f6f4, false).expect("ok");
-        let (sa, sb) = block_scales(&t, &id, 1, 0, 4).expect("duplicated");
-        // Row 37 of A: lane 5, column 1, byte 1 = 1: 2^(1 - 127). Column 40 of B: lane 8,
-        // column 4 + 1, byte 3 = 0x88: 2^(0x88 - 127).
-        let f32_bits = |x: f64| u64::from((x as f32).to_bits());
-        assert_eq!(sa[37], f32_bits((-126f64).exp2()));
-        assert_eq!(sb[40], f32_bits(9f64.exp2()));
-        assert_eq!((sa.len(), sb.len()), (128, 64));
-        // ::2X with ID 2: bytes 2 and 3 (0x7f: 1.0 in ue8m0).
-        let id2 =
-            InstrDesc::decode(v | 2 << 29 | 1 << 7 | 1 << 10, Tc05Kind::Mxf4, false).expect("ok");
-        let (sa, _) = block_scales(&t, &id2, 2, 0, 0).expect("ok");
-        assert_eq!(
-            (sa[2 * 3], sa[2 * 3 + 1]),
-            (f32_bits(1.0), f32_bits(4f64.exp2()))
-        );
-        let bad =
-            InstrDesc::decode(v | 1 << 29 | 1 << 7 | 1 << 10, Tc05Kind::Mxf4, false).expect("ok");
-        let e = block_scales(&t, &bad, 2, 0, 0).expect_err("ID 1 with ::2X");
-        assert!(e.1.contains("scale factor A ID 1"), "{}", e.1);
-        t.set(64 + 5, 1, 0);
-        let e = block_scales(&t, &id, 1, 0, 4).expect_err("not duplicated");
-        assert!(
-            e.1.contains("duplicated") && e.1.contains("lane 69"),
-            "{}",
-            e.1
-        );
-        assert!(block_scales(&t, &id, 1, 1 << 16, 4).is_err(), "lane 1");
-        assert!(
-            block_scales(&t, &id, 1, 30, 4).is_err(),
-            "past the allocation"
-        );
-        assert!(scale_value(0xff, true).is_ok_and(|v| f32::from_bits(v as u32).is_nan()));
-        assert_eq!(scale_value(0x38, false), Ok(f32_bits(1.0)));
-        assert!(scale_value(0x80, false).is_err());
     }
 
     /// `.cta_group::2` shapes: M = 128 or 256, N by 16 (`.kind::i8` by 32).

@@ -32,7 +32,24 @@
 //! metadata `128 / M` times, `M` lanes apart (each of the `.ws` layouts' lane groups computes
 //! its part of N for the same rows from its own lanes); a copy that differs from the first
 //! faults (a program that does not repeat it has no defined result here).
-//! `tcgen05.mma.sp` with M = 64 (Layout F) is not supported (the caller faults).
+//!
+//! ⚠ `tcgen05.mma.sp` with M = 64 (Layout F, Figures 262, 264, 266, not seen): each block of 16
+//! rows sits in the lanes of D's rows, as with M = 128 — rows `16·b..16·b + 16` from lane
+//! `32·b + a` of partition `b`, `a` the lane alignment (0 or 16) — with the M = 128 places
+//! inside the block: `.kind::f16`/`::tf32` row `r`, field `g` at lane `32·(r / 16) + a + r % 8 +
+//! 8·(g / 4)`, the 8-bit kinds row `r` at lane `32·(r / 16) + a + r % 16`, the columns and bits
+//! as above. The ISA's one rule in text (§9.7.16.10.8.5): Layout F "must use the same alignment
+//! across matrices A, D and the sparsity metadata matrix", so the metadata address's lane is
+//! `a`. No public code writes this layout (CUTLASS's `tmem_e_frg` asserts M = 128): ptxjit's
+//! reading, to check on a GPU.
+//!
+//! # Block-scaled kinds (§9.7.16.10.8.2-3, §9.7.16.10.8.4.5-6)
+//! `.kind::mxf8f6f4` is 2:4 as `.kind::f8f6f4` (K = 64); `.kind::mxf4` and `::mxf4nvf4` are
+//! "pair-wise structured sparse at a granularity of 4:8" (K = 128): each chunk of eight
+//! elements keeps two pairs, and the 4-bit field names the pairs' places (0-3) as a 2:4 field
+//! names elements. All three share Figure 267 with `.kind::i8`/`::f8f6f4` (16 fields per row,
+//! lane `r`, columns `col`, `col + 1`); their sparsity selector "is assumed to be 0"
+//! (instruction descriptor bits 0-1 are not read).
 
 use super::{FaultKind, MmaFault, TensorMemory};
 use crate::ir::Tc05Kind;
@@ -41,25 +58,37 @@ use crate::ir::Tc05Kind;
 const MEANINGFUL: [u32; 7] = [0b0100, 0b1000, 0b1100, 0b1001, 0b1101, 0b0110, 0b1110];
 
 /// The tensor-memory lane (of the first copy), column and bit of field `g` of row `r` (see
-/// the module documentation); `first` is the metadata's first column.
-fn place(kind: Tc05Kind, first: u32, r: u64, g: u64) -> (u32, u32, u64) {
+/// the module documentation); `first` is the metadata's first column and `base` the lane of
+/// the first row of `r`'s block of 16 rows.
+fn place(kind: Tc05Kind, first: u32, base: u32, r: u64, g: u64) -> (u32, u32, u64) {
     match kind {
-        Tc05Kind::I8 | Tc05Kind::F8f6f4 => (r as u32, first + (g / 8) as u32, 4 * (g % 8)),
-        Tc05Kind::F16
-        | Tc05Kind::Tf32
+        Tc05Kind::I8
+        | Tc05Kind::F8f6f4
         | Tc05Kind::Mxf8f6f4
         | Tc05Kind::Mxf4
-        | Tc05Kind::Mxf4nvf4 => (
-            (16 * (r / 16) + r % 8 + 8 * (g / 4)) as u32,
+        | Tc05Kind::Mxf4nvf4 => (base + (r % 16) as u32, first + (g / 8) as u32, 4 * (g % 8)),
+        Tc05Kind::F16 | Tc05Kind::Tf32 => (
+            base + (r % 8 + 8 * (g / 4)) as u32,
             first,
             4 * (4 * ((r % 16) / 8) + g % 4),
         ),
     }
 }
 
+/// Which lanes the metadata of an M-row multiply takes (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum MetaLanes {
+    /// M = 128 (one CTA, or each CTA of a `.cta_group::2` M = 256 pair), or `.ws` with
+    /// M = 64 or 32: the block of row `r` from lane `16·(r / 16)`, repeated every M lanes.
+    Rows,
+    /// M = 64 without `.ws` (Layout F): the block of row `r` from lane `32·(r / 16) + align`.
+    LayoutF { align: u32 },
+}
+
 /// The M×K A (`m` rows, row-major element bits) from its stored M×K/2 half `stored` and the
-/// metadata at tensor-memory address `meta` (see the module documentation); `m` is 128, or
-/// for `.ws` 64 or 32 (the metadata repeated `128 / m` times).
+/// metadata at tensor-memory address `meta` (see the module documentation); `m` is 128, 64
+/// (Layout F, or `.ws`) or 32 (`.ws`; the `.ws` metadata repeated `128 / m` times).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn expand(
     tm: &TensorMemory,
     meta: u32,
@@ -68,24 +97,43 @@ pub(super) fn expand(
     stored: &[u64],
     m: u64,
     k: u64,
+    lanes: MetaLanes,
 ) -> Result<Vec<u64>, MmaFault> {
     let tmem = |e: String| (FaultKind::TensorMemory, e);
     let (lane0, col) = (meta >> 16, meta & 0xffff);
-    if lane0 != 0 {
-        return Err(tmem(format!(
-            "tcgen05.mma.sp metadata at lane {lane0}; it starts at lane 0"
-        )));
+    let align = match lanes {
+        MetaLanes::Rows => 0,
+        MetaLanes::LayoutF { align } => align,
+    };
+    if lane0 != align {
+        return Err(tmem(match lanes {
+            MetaLanes::Rows => {
+                format!("tcgen05.mma.sp metadata at lane {lane0}; it starts at lane 0")
+            }
+            MetaLanes::LayoutF { .. } => format!(
+                "tcgen05.mma.sp metadata at lane {lane0}, D at lane {align}: with M = 64 \
+                 (Layout F) A, D and the metadata use the same lane alignment (§9.7.16.10.8.5)"
+            ),
+        }));
     }
-    // Fields per row and the elements each covers.
+    // Elements per unit (a pair for the 4:8 kinds), fields per row and the elements each
+    // covers.
+    let unit: u64 = if matches!(kind, Tc05Kind::Mxf4 | Tc05Kind::Mxf4nvf4) {
+        2
+    } else {
+        1
+    };
     let (fields, width) = if kind == Tc05Kind::Tf32 {
         (k / 2, 2)
     } else {
-        (k / 4, 4)
+        (k / (4 * unit), 4 * unit)
     };
     // (first column, columns) of the metadata.
     let (first, ncols) = match kind {
         Tc05Kind::F16 | Tc05Kind::Tf32 if selector <= 1 => (col + selector, 1),
         Tc05Kind::I8 | Tc05Kind::F8f6f4 if selector == 0 => (col, (fields / 8) as u32),
+        // "Assumed to be 0" (§9.7.16.10.8.4.6): the selector is not read.
+        Tc05Kind::Mxf8f6f4 | Tc05Kind::Mxf4 | Tc05Kind::Mxf4nvf4 => (col, (fields / 8) as u32),
         Tc05Kind::F16 | Tc05Kind::Tf32 | Tc05Kind::I8 | Tc05Kind::F8f6f4 => {
             return Err((
                 FaultKind::SparseMetadata,
@@ -100,19 +148,21 @@ pub(super) fn expand(
                 ),
             ))
         }
-        Tc05Kind::Mxf8f6f4 | Tc05Kind::Mxf4 | Tc05Kind::Mxf4nvf4 => {
-            return Err(tmem(format!(
-                "tcgen05.mma.sp.kind::{kind} is not supported yet"
-            )))
-        }
     };
     tm.check(0, 128, first, ncols)
         .map_err(|e| tmem(format!("tcgen05.mma.sp metadata: {e}")))?;
-    let copies = (128 / m) as u32;
+    let copies = match lanes {
+        MetaLanes::Rows => (128 / m) as u32,
+        MetaLanes::LayoutF { .. } => 1,
+    };
     let mut a = vec![0u64; (m * k) as usize];
     for r in 0..m {
         for g in 0..fields {
-            let (lane, column, shift) = place(kind, first, r, g);
+            let base = match lanes {
+                MetaLanes::Rows => 16 * (r / 16) as u32,
+                MetaLanes::LayoutF { align } => 32 * (r / 16) as u32 + align,
+            };
+            let (lane, column, shift) = place(kind, first, base, r, g);
             let field = (tm.get(lane, column) >> shift) & 0xf;
             let bad = |what: &str| {
                 (
@@ -148,9 +198,13 @@ pub(super) fn expand(
                 _ if MEANINGFUL.contains(&field) => &[field & 3, field >> 2],
                 _ => return Err(bad("is not a meaningful value")),
             };
+            // Stored unit `e` of the field goes to place `p` (a unit is an element, or a pair
+            // of elements for the 4:8 kinds).
             for (e, &p) in places.iter().enumerate() {
-                let v = stored[(r * k / 2 + g * width / 2) as usize + e];
-                a[(r * k + g * width + u64::from(p)) as usize] = v;
+                for x in 0..unit {
+                    let v = stored[(r * k / 2 + g * width / 2 + e as u64 * unit + x) as usize];
+                    a[(r * k + g * width + u64::from(p) * unit + x) as usize] = v;
+                }
             }
         }
     }
@@ -187,18 +241,19 @@ mod tests {
             tm.set(lane, 1, 0x6666_6666);
         }
         let stored: Vec<u64> = (0..128 * 32).collect();
-        let a = expand(&tm, 0, Tc05Kind::I8, 0, &stored, 128, 64).expect("valid");
+        let a = expand(&tm, 0, Tc05Kind::I8, 0, &stored, 128, 64, MetaLanes::Rows).expect("valid");
         // Row 1, chunk 0: stored elements 32, 33 at places 2 and 1.
         assert_eq!(&a[64..68], &[0, 33, 32, 0]);
         tm.set(5, 1, 0x6666_6566);
-        let err = expand(&tm, 0, Tc05Kind::I8, 0, &stored, 128, 64).expect_err("0b0101");
+        let err =
+            expand(&tm, 0, Tc05Kind::I8, 0, &stored, 128, 64, MetaLanes::Rows).expect_err("0b0101");
         assert_eq!(err.0, FaultKind::SparseMetadata);
         assert!(
             err.1.contains("0b0101 for row 5, columns 40..43"),
             "{}",
             err.1
         );
-        assert!(expand(&tm, 0, Tc05Kind::I8, 1, &stored, 128, 64).is_err());
+        assert!(expand(&tm, 0, Tc05Kind::I8, 1, &stored, 128, 64, MetaLanes::Rows).is_err());
     }
 
     /// `.kind::tf32` (1:2): one stored element per pair, `0b0100` at the pair's first place
@@ -214,19 +269,21 @@ mod tests {
         tm.set(0, 1, 0x4444_44e4);
         tm.set(8, 1, 0xe444_4444);
         let stored: Vec<u64> = (1..=128 * 8).collect();
-        let a = expand(&tm, 0, Tc05Kind::Tf32, 1, &stored, 128, 16).expect("valid");
+        let a =
+            expand(&tm, 0, Tc05Kind::Tf32, 1, &stored, 128, 16, MetaLanes::Rows).expect("valid");
         // Row 0: pair 0 at place 0, pair 1 at place 1 (0b1110), the rest at place 0.
         assert_eq!(&a[0..6], &[1, 0, 0, 2, 3, 0]);
         // Row 8, pair 7 (lane 8, bits 28-31): stored element 8·8 + 7 + 1 at place 1.
         assert_eq!(&a[8 * 16 + 14..8 * 16 + 16], &[0, 72]);
         tm.set(3, 1, 0x4444_4c44);
-        let err = expand(&tm, 0, Tc05Kind::Tf32, 1, &stored, 128, 16).expect_err("0b1100");
+        let err = expand(&tm, 0, Tc05Kind::Tf32, 1, &stored, 128, 16, MetaLanes::Rows)
+            .expect_err("0b1100");
         assert!(
             err.1.contains("0b1100 for row 3, columns 4..5"),
             "{}",
             err.1
         );
-        assert!(expand(&tm, 0, Tc05Kind::Tf32, 2, &stored, 128, 16).is_err());
+        assert!(expand(&tm, 0, Tc05Kind::Tf32, 2, &stored, 128, 16, MetaLanes::Rows).is_err());
     }
 
     /// `.ws` with M = 32: the metadata of rows 0..32 repeated in each 32-lane partition; a
@@ -240,13 +297,83 @@ mod tests {
             tm.set(lane, 1, 0x4444_4444);
         }
         let stored: Vec<u64> = (0..32 * 32).collect();
-        assert!(expand(&tm, 0, Tc05Kind::I8, 0, &stored, 32, 64).is_ok());
+        assert!(expand(&tm, 0, Tc05Kind::I8, 0, &stored, 32, 64, MetaLanes::Rows).is_ok());
         tm.set(96 + 5, 1, 0x4444_4944);
-        let err = expand(&tm, 0, Tc05Kind::I8, 0, &stored, 32, 64).expect_err("copy");
+        let err =
+            expand(&tm, 0, Tc05Kind::I8, 0, &stored, 32, 64, MetaLanes::Rows).expect_err("copy");
         assert!(
             err.1.contains("row 5, columns 40..43") && err.1.contains("lane 101"),
             "{}",
             err.1
+        );
+    }
+
+    /// M = 64 (Layout F) at lane alignment 16: row r's 8-bit fields at lane 32·(r / 16) + 16 +
+    /// r % 16; the metadata address must be at the same lane.
+    #[test]
+    fn layout_f_rows() {
+        let tm = TensorMemory::default();
+        assert_eq!(tm.alloc(32), Ok(0));
+        for lane in 0..128 {
+            tm.set(lane, 0, 0x4444_4444);
+            tm.set(lane, 1, 0x4444_4444);
+        }
+        // Row 17 (partition 1, lane 32 + 16 + 1 = 49), chunk 3: 0b1000 (places 0 and 2).
+        tm.set(49, 0, 0x4444_8444);
+        let stored: Vec<u64> = (0..64 * 32).collect();
+        let f = MetaLanes::LayoutF { align: 16 };
+        let a = expand(&tm, 16 << 16, Tc05Kind::I8, 0, &stored, 64, 64, f).expect("valid");
+        let row = &a[17 * 64 + 12..17 * 64 + 16];
+        assert_eq!(row, &[17 * 32 + 6, 0, 17 * 32 + 7, 0]);
+        assert!(
+            expand(&tm, 0, Tc05Kind::I8, 0, &stored, 64, 64, f).is_err(),
+            "lane 0"
+        );
+        // .kind::f16: row 17, field 5 at lane 48 + 1 + 8, bits 4..8 of the low half.
+        tm.set(57, 2, 0x4444_4484);
+        for lane in (0..128).filter(|&l| l != 57) {
+            tm.set(lane, 2, 0x4444_4444);
+        }
+        let stored: Vec<u64> = (0..64 * 16).collect();
+        let a = expand(&tm, 16 << 16 | 2, Tc05Kind::F16, 0, &stored, 64, 32, f).expect("f16");
+        assert_eq!(
+            &a[17 * 32 + 20..17 * 32 + 24],
+            &[17 * 16 + 10, 0, 17 * 16 + 11, 0]
+        );
+    }
+
+    /// `.kind::mxf4` (4:8 in pairs): a field names the places of two pairs of elements.
+    #[test]
+    fn mxf4_pairs() {
+        let tm = TensorMemory::default();
+        assert_eq!(tm.alloc(32), Ok(0));
+        for lane in 0..128 {
+            tm.set(lane, 0, 0x4444_4444);
+            tm.set(lane, 1, 0x4444_4444);
+        }
+        // Row 2, chunk 0: 0b1101 (pair places 1 and 3); the selector is not read.
+        tm.set(2, 0, 0x4444_444d);
+        let stored: Vec<u64> = (0..128 * 64).collect();
+        let a = expand(
+            &tm,
+            0,
+            Tc05Kind::Mxf4,
+            3,
+            &stored,
+            128,
+            128,
+            MetaLanes::Rows,
+        )
+        .expect("valid");
+        let s0 = 2 * 64;
+        assert_eq!(
+            &a[2 * 128..2 * 128 + 8],
+            &[0, 0, s0, s0 + 1, 0, 0, s0 + 2, s0 + 3]
+        );
+        // Chunk 1 (0b0100: pairs 0 and 1) takes stored elements 4..8.
+        assert_eq!(
+            &a[2 * 128 + 8..2 * 128 + 12],
+            &[s0 + 4, s0 + 5, s0 + 6, s0 + 7]
         );
     }
 }
