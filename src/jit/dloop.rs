@@ -12,6 +12,14 @@
 //! accesses need no check (the full-warp version with its group loop unrolled), so no trip
 //! of it faults or calls the runtime: any other trip is run by the per-trip code, which
 //! reports faults as before.
+//!
+//! A carried parameter whose back-edge argument adds a trip-invariant uniform step to it
+//! (`p + u`, `u + p`, `p - u`: a grid-stride loop's counter) is *stepped*: each lane's
+//! value after `n` trips is its entry value plus `n · u` modulo 2^32, so lane `l` stays
+//! `lane0 + (p_l − p_0)` with the differences of the entry. The loop carries lane 0's value
+//! alone, in one `i32` variable advanced once per trip; the slots keep the entry values
+//! while the loop runs, and a group's value is its entry vector plus the splatted
+//! `lane0 − p_0` (both read from the slots), which is also what the exits write back.
 
 use super::codegen::{Gen, TRUSTED};
 use super::vector::{vty, GVal};
@@ -26,6 +34,9 @@ use std::collections::HashMap;
 pub(super) struct DLoop {
     /// The carried parameters, each with its eight groups' variables.
     pub(super) vars: Vec<(ir::Value, Vec<Variable>)>,
+    /// The stepped parameters (module documentation): lane 0's value (`i32` variable) and
+    /// the per-trip step, a scalar defined before the loop, negated for `p - u`.
+    pub(super) steps: Vec<Step>,
     /// The loop's head: the exit test of the next trip.
     pub(super) head: CBlock,
     /// The decided version's per-trip code, for a trip the loop does not run (its
@@ -37,6 +48,26 @@ pub(super) struct DLoop {
     /// The carried parameters whose new value is computed from a loaded one, kept where
     /// it is computed (`Gen::pin`).
     pub(super) pin: Vec<ir::Value>,
+    /// The shared-memory atomics of the block whose offsets are known to fit a window of
+    /// some size (`Gen::shared_known_end`), with the test that the CTA's window reaches the
+    /// largest such end (`i8`, made once before the loop): a trip enters its fast groups
+    /// only where it holds, and their atomics skip it.
+    pub(super) fit: Option<(Value, Vec<ir::Inst>)>,
+    /// Whether the trip's fast groups, entered with [`DLoop::fit`], are being emitted.
+    pub(super) in_fast: bool,
+}
+
+/// A stepped parameter of a decided loop (module documentation).
+#[derive(Clone, Copy)]
+pub(super) struct Step {
+    /// The block parameter.
+    pub(super) param: ir::Value,
+    /// Lane 0's current value (`i32`).
+    pub(super) lane0: Variable,
+    /// The uniform step added per trip (`i32`, defined before the loop).
+    pub(super) step: Value,
+    /// Whether the step is subtracted (`p - u`).
+    pub(super) sub: bool,
 }
 
 impl Gen<'_, '_> {
@@ -70,9 +101,29 @@ impl Gen<'_, '_> {
         self.b.switch_to_block(pre);
         let state = self.state();
         let mut vars = Vec::with_capacity(carry.len());
+        let mut steps = vec![];
         for p in carry {
-            let vt = vty(self.ty(p)).ok_or("internal: a carried value without a vector type")?;
             let slot = self.layout.slot[p.index()] as i32;
+            if let Some((u, sub)) = self.step_of(blk, p, sc, dir) {
+                let step = match sc.get(&u) {
+                    Some(&x) => x,
+                    None => match self.f.const_bits(u) {
+                        Some(bits) => self.b.ins().iconst(types::I32, bits as u32 as i64),
+                        None => self.uniform_get(u, first)?,
+                    },
+                };
+                let lane0 = self.b.declare_var(types::I32);
+                let x = self.b.ins().load(types::I32, TRUSTED(), state, slot);
+                self.b.def_var(lane0, x);
+                steps.push(Step {
+                    param: p,
+                    lane0,
+                    step,
+                    sub,
+                });
+                continue;
+            }
+            let vt = vty(self.ty(p)).ok_or("internal: a carried value without a vector type")?;
             let mut gv = Vec::with_capacity(crate::analysis::segment::GROUPS as usize);
             for k in 0..crate::analysis::segment::GROUPS {
                 let var = self.b.declare_var(vt);
@@ -87,14 +138,18 @@ impl Gen<'_, '_> {
         }
         let inv = self.loop_invariants(blk, first)?;
         let pin = self.loaded_args(blk, dir, &vars);
+        let fit = self.loop_fits(blk);
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
         self.dloop = Some(DLoop {
             vars,
+            steps,
             head,
             plain,
             inv,
             pin,
+            fit,
+            in_fast: false,
         });
         let zero = self.b.ins().iconst(types::I32, 0);
         let r = self.decided_trip(blk, mask, zero, sc, cond, dir, general);
@@ -190,6 +245,85 @@ impl Gen<'_, '_> {
             .collect()
     }
 
+    /// For a parameter `p` of block `blk` that the decided loop carries (back edge `dir`,
+    /// scalar section `sc`): the step `u` and whether it is subtracted, where the back
+    /// edge's argument is `p + u`, `u + p` or `p - u` (`i32`, computed per lane in the
+    /// block) and `u` holds for every trip: a constant, a result of the scalar section
+    /// (which reads nothing of the block's trip, `Self::loop_carry`), or a uniform value
+    /// of another block with a slot. `None` otherwise.
+    fn step_of(
+        &self,
+        blk: ir::Block,
+        p: ir::Value,
+        sc: &HashMap<ir::Value, Value>,
+        dir: bool,
+    ) -> Option<(ir::Value, bool)> {
+        let bd = self.f.block(blk);
+        let Terminator::Branch { then_, else_, .. } = &bd.term else {
+            return None;
+        };
+        let back = if dir { then_ } else { else_ };
+        let k = bd.params.iter().position(|&q| q == p)?;
+        let a = *back.args.get(k)?;
+        if self.ty(p) != ir::Type::I32 || self.ty(a) != ir::Type::I32 {
+            return None;
+        }
+        let ir::ValueDef::Result(i, 0) = self.f.values[a.index()].def else {
+            return None;
+        };
+        if self.def_block(a) != Some(blk) || self.scalar[i.index()] {
+            return None;
+        }
+        let d = self.f.inst(i);
+        let (u, sub) = match (&d.op, d.args.as_slice()) {
+            (ir::Op::IAdd {}, &[x, y]) if x == p && y != p => (y, false),
+            (ir::Op::IAdd {}, &[x, y]) if y == p && x != p => (x, false),
+            (ir::Op::ISub {}, &[x, y]) if x == p && y != p => (y, true),
+            _ => return None,
+        };
+        let invariant = sc.contains_key(&u)
+            || self.f.const_bits(u).is_some()
+            || (self.def_block(u) != Some(blk)
+                && !bd.params.contains(&u)
+                && self.uni.uniform_at(u, blk)
+                && self.layout.slot[u.index()] != u32::MAX
+                && !self.hoist.hides(u, self.f));
+        (invariant && self.ty(u) == ir::Type::I32).then_some((u, sub))
+    }
+
+    /// [`DLoop::fit`] for block `blk`, emitted at the current point (before the loop);
+    /// `None` where no atomic of the block has a known end or shared memory has no window.
+    fn loop_fits(&mut self, blk: ir::Block) -> Option<(Value, Vec<ir::Inst>)> {
+        let mut end = 0;
+        let mut insts = vec![];
+        for &i in &self.f.block(blk).insts {
+            if self.scalar[i.index()] {
+                continue;
+            }
+            if let Some(e) = self.shared_known_end(i) {
+                end = end.max(e);
+                insts.push(i);
+            }
+        }
+        if insts.is_empty() {
+            return None;
+        }
+        let (_, limit, _) = self.window(ir::Space::Shared)?;
+        let fits = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, limit, end);
+        Some((fits, insts))
+    }
+
+    /// Whether atomic `i` is emitted in the decided loop's fast groups, which the trip
+    /// entered with its window test ([`DLoop::fit`]) passed.
+    pub(super) fn dloop_fits(&self, i: ir::Inst) -> bool {
+        self.dloop.as_ref().is_some_and(|l| {
+            l.in_fast && l.fit.as_ref().is_some_and(|(_, insts)| insts.contains(&i))
+        })
+    }
+
     /// Of the carried parameters `vars` of block `blk`, those whose back-edge (`dir`)
     /// argument is computed from a value loaded in the block.
     fn loaded_args(
@@ -271,6 +405,14 @@ impl Gen<'_, '_> {
         if let Some(&x) = lp.inv.get(&v) {
             return Ok(Some(x));
         }
+        if let Some(st) = lp.steps.iter().find(|s| s.param == v).copied() {
+            let Some(k) = self.cur_group else {
+                return Err(format!(
+                    "internal: stepped value {v} read outside its group"
+                ));
+            };
+            return Ok(Some(GVal::V1(self.stepped_group(st, k))));
+        }
         let Some((_, gv)) = lp.vars.iter().find(|(p, _)| *p == v) else {
             return Ok(None);
         };
@@ -287,6 +429,10 @@ impl Gen<'_, '_> {
     /// warp is full, so lane 0 is the first active lane).
     pub(super) fn dloop_lane0(&mut self, v: ir::Value) -> Option<Value> {
         let lp = self.dloop.as_ref()?;
+        if let Some(st) = lp.steps.iter().find(|s| s.param == v) {
+            let lane0 = st.lane0;
+            return Some(self.b.use_var(lane0));
+        }
         let (_, gv) = lp.vars.iter().find(|(p, _)| *p == v)?;
         let var = gv[0];
         let x = self.b.use_var(var);
@@ -305,6 +451,10 @@ impl Gen<'_, '_> {
         let mut defs = vec![];
         let mut rest = vec![];
         for (p, x) in vals {
+            if lp.steps.iter().any(|s| s.param == p) {
+                // Advanced once per trip, at the back edge (`Gen::dloop_step`).
+                continue;
+            }
             match lp.vars.iter().find(|(q, _)| *q == p) {
                 Some((_, gv)) => defs.push((p, gv.clone(), x)),
                 None => rest.push((p, x)),
@@ -354,6 +504,7 @@ impl Gen<'_, '_> {
             .iter()
             .map(|(p, gv)| (self.layout.slot[p.index()], gv.clone()))
             .collect();
+        let steps = lp.steps.clone();
         let state = self.state();
         for (slot, gv) in vars {
             for (k, var) in gv.into_iter().enumerate() {
@@ -362,6 +513,59 @@ impl Gen<'_, '_> {
                     .ins()
                     .store(TRUSTED(), x, state, slot as i32 + 16 * k as i32);
             }
+        }
+        for st in steps {
+            let slot = self.layout.slot[st.param.index()] as i32;
+            let delta = self.stepped_delta(st);
+            let d = self.b.ins().splat(types::I32X4, delta);
+            for k in 0..crate::analysis::segment::GROUPS as i32 {
+                let x = self
+                    .b
+                    .ins()
+                    .load(types::I32X4, TRUSTED(), state, slot + 16 * k);
+                let x = self.b.ins().iadd(x, d);
+                self.b.ins().store(TRUSTED(), x, state, slot + 16 * k);
+            }
+        }
+    }
+
+    /// How far the stepped parameter `st` has moved since the loop was entered: lane 0's
+    /// value less its slot's (the entry value, kept in the slot while the loop runs).
+    fn stepped_delta(&mut self, st: Step) -> Value {
+        let slot = self.layout.slot[st.param.index()] as i32;
+        let state = self.state();
+        let entry = self.b.ins().load(types::I32, TRUSTED(), state, slot);
+        let lane0 = self.b.use_var(st.lane0);
+        self.b.ins().isub(lane0, entry)
+    }
+
+    /// Group `k`'s value of the stepped parameter `st` (`i32x4`): its entry vector plus the
+    /// distance lane 0 has moved (module documentation).
+    fn stepped_group(&mut self, st: Step, k: usize) -> Value {
+        let slot = self.layout.slot[st.param.index()] as i32;
+        let delta = self.stepped_delta(st);
+        let state = self.state();
+        let x = self
+            .b
+            .ins()
+            .load(types::I32X4, TRUSTED(), state, slot + 16 * k as i32);
+        let d = self.b.ins().splat(types::I32X4, delta);
+        self.b.ins().iadd(x, d)
+    }
+
+    /// Advances the stepped parameters by one trip, at the decided loop's back edge.
+    pub(super) fn dloop_step(&mut self) {
+        let Some(lp) = &self.dloop else {
+            return;
+        };
+        for st in lp.steps.clone() {
+            let x = self.b.use_var(st.lane0);
+            let x = if st.sub {
+                self.b.ins().isub(x, st.step)
+            } else {
+                self.b.ins().iadd(x, st.step)
+            };
+            self.b.def_var(st.lane0, x);
         }
     }
 
@@ -399,12 +603,13 @@ impl Gen<'_, '_> {
         insts: &[ir::Inst],
         body: &mut impl FnMut(&mut Self, &mut super::vector::Grp, Value) -> Result<Value, String>,
     ) -> Result<Value, String> {
-        let plain = match &self.dloop {
-            Some(lp) => lp.plain,
+        let (plain, fit) = match &self.dloop {
+            Some(lp) => (lp.plain, lp.fit.as_ref().map(|(v, _)| *v)),
             None => return Err("internal: no decided loop".into()),
         };
         let mut oks: Vec<Value> = vec![];
         self.fast_oks(insts.iter().copied(), &mut oks);
+        oks.extend(fit);
         let wide = self.plan_wide(insts);
         let unroll = self.group_planned(insts).is_none()
             && wide.is_empty()
@@ -436,7 +641,14 @@ impl Gen<'_, '_> {
         self.warp_fast_body = true;
         self.fast.wide = wide;
         self.unroll_groups = true;
+        let set_fast = |g: &mut Self, on: bool| {
+            if let Some(lp) = g.dloop.as_mut() {
+                lp.in_fast = on;
+            }
+        };
+        set_fast(self, true);
         let acc = self.group_loop(mask, true, &mut *body);
+        set_fast(self, false);
         self.unroll_groups = false;
         self.fast.wide = Default::default();
         self.warp_fast_body = false;

@@ -117,22 +117,21 @@ impl Gen<'_, '_> {
         // lane passes when the window reaches `hi + size`, one scalar compare before the
         // group's test (a window too small for the range, initcheck's of 0 bytes included,
         // goes on to the test).
-        let known = match form.space {
-            ir::Space::Shared => self.f.inst(i).args.first().and_then(|&a| {
-                let r = value_range(self.f, a, RANGE_DEPTH)?;
-                let end = r.hi.checked_add(size as u64)?;
-                (r.mult % size as u64 == 0 && end < 1 << 62).then_some(end as i64)
-            }),
-            _ => None,
-        };
+        let known = self.shared_known_end(i);
         let fast = self.b.create_block();
         if let Some(end) = known {
-            let fits = self
-                .b
-                .ins()
-                .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, limit, end);
             let tested = self.b.create_block();
-            self.b.ins().brif(fits, fast, &[], tested, &[]);
+            if self.dloop_fits(i) {
+                // The decided loop's trip entered its fast groups with this compare made
+                // once (`Gen::dloop_groups`): the test below is unreachable.
+                self.b.ins().jump(fast, &[]);
+            } else {
+                let fits = self
+                    .b
+                    .ins()
+                    .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, limit, end);
+                self.b.ins().brif(fits, fast, &[], tested, &[]);
+            }
             self.b.switch_to_block(tested);
         }
         let last = self.b.ins().iadd_imm_s(limit, -size);
@@ -297,6 +296,22 @@ impl Gen<'_, '_> {
             [self.iconst(ct, 0); 4]
         };
         Ok(Some(GVal::S4(res)))
+    }
+
+    /// For a shared-memory atomic `i` that the group code runs inline, whose address's every
+    /// possible value is known at compile time to lie in `0..=hi` as a multiple of the
+    /// operand's size (`atomicAdd(&bins[byte], 1)`): `hi + size`, the window size from
+    /// which every lane passes the range check. `None` otherwise.
+    pub(super) fn shared_known_end(&self, i: ir::Inst) -> Option<i64> {
+        let form = self.inline_atomic_form(i)?;
+        if form.space != ir::Space::Shared {
+            return None;
+        }
+        let size = u64::from(form.t.bytes());
+        let &a = self.f.inst(i).args.first()?;
+        let r = value_range(self.f, a, RANGE_DEPTH)?;
+        let end = r.hi.checked_add(size)?;
+        (r.mult % size == 0 && end < 1 << 62).then_some(end as i64)
     }
 }
 

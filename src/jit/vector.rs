@@ -2722,6 +2722,7 @@ impl Gen<'_, '_> {
                         // launch stops or a block up to this one is active: then the
                         // carried values go to their slots and the back edge goes the
                         // dispatcher's way, as from the decided version.
+                        self.dloop_step();
                         let busy = self.busy_upto(p);
                         let leave = self.b.create_block();
                         self.b.ins().brif(busy, leave, &[], head, &[]);
