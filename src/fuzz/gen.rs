@@ -11,7 +11,8 @@
 //! `ld`/`st`). Half the other `sm_90` kernels target `sm_90a` ([`Kernel::sm90a`]: also
 //! `wgmma`, dense and `.sp`), half the `sm_100` ones `sm_100a` ([`Kernel::sm100a`]: also `tcgen05`); both of
 //! these run whole warpgroups (blocks of 128 or 256 threads). Half the other `sm_100` kernels
-//! target `sm_120a` ([`Kernel::sm120a`]: also `mma .kind::f8f6f4`). The matrix instructions
+//! target `sm_120a` ([`Kernel::sm120a`]: also `mma .kind::f8f6f4`, the block-scaled `mma` and
+//! the sparse `.kind` forms, [`mma_kind`]). The matrix instructions
 //! (`mma`, `mma.sp`, `ldmatrix`, `stmatrix`, `movmatrix`) are drawn from the decoder's own
 //! lists of the forms it takes, those the kernel's header admits ([`matrix`]). About 30% of all kernels get a
 //! texture of any kind but linear and multisample (1D to 3D, layered, cube, mipmapped at

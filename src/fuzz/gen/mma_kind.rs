@@ -39,7 +39,12 @@ pub(super) const FAULTING_ONE_IN: u64 = 40;
 /// The `.kind` word, its shape's K (dense), the `.scale_vec` spellings and scale types it takes
 /// (Table 36 as the decoder checks it: `.kind::mxf8f6f4` 1X, `.kind::mxf4` 2X, both also
 /// without `.scale_vec`; `.kind::mxf4nvf4` 2X or 4X; `.ue4m3` with `.kind::mxf4nvf4` 4X only).
-fn scale_kinds() -> [(MmaScaleKind, &'static str, u16, &'static [(&'static str, u8, bool)]); 3] {
+fn scale_kinds() -> [(
+    MmaScaleKind,
+    &'static str,
+    u16,
+    &'static [(&'static str, u8, bool)],
+); 3] {
     [
         (
             MmaScaleKind::Mxf8f6f4,
@@ -184,7 +189,10 @@ impl Gen<'_> {
         // set twice.
         let hs = self.distinct_regs(Class::B16, 4);
         let mut out = String::new();
-        for (i, (which, tmp, threads)) in [('a', "%t1", 2u64), ('b', "%t2", 4)].into_iter().enumerate() {
+        for (i, (which, tmp, threads)) in [('a', "%t1", 2u64), ('b', "%t2", 4)]
+            .into_iter()
+            .enumerate()
+        {
             let mut data = self.src_reg(Class::B32);
             if sc.ue4m3 {
                 lines.push(format!("and.b32 {tmp}, {data}, 0x7f7f7f7f;"));
@@ -215,18 +223,12 @@ impl Gen<'_> {
 mod tests {
     use super::*;
     use crate::fuzz::gen::matrix::{form_name, MATRIX_NOT_GENERATED};
-    use crate::ptx::target::{parse_arch, Header, Version};
 
     /// A `sm_120a` module of PTX ISA 9.1 (which admits every form here) with one `mma`.
     fn lowers(inst: &str) -> Result<(), String> {
-        let h = Header {
-            version: Version(9, 1),
-            arch: parse_arch("sm_120a"),
-        };
         let text = format!(
-            ".version {}\n.target sm_120a\n.address_size 64\n.visible .entry k()\n{{\n\
-             .reg .b32 %r<40>;\n.reg .f32 %f<40>;\n{inst}\nret;\n}}\n",
-            h.version
+            ".version 9.1\n.target sm_120a\n.address_size 64\n.visible .entry k()\n{{\n\
+             .reg .b32 %r<40>;\n.reg .f32 %f<40>;\n{inst}\nret;\n}}\n"
         );
         crate::host::front_end(&text, "m.ptx")
             .map(|_| ())
@@ -247,10 +249,11 @@ mod tests {
     /// four `.f32` or two `.f16x2`), and the list's specs must give the same.
     #[test]
     fn kind_forms_are_the_decoders() {
-        let listed: std::collections::HashMap<(String, bool), MmaSpec> = super::super::all_mma_forms()
-            .iter()
-            .map(|f| ((f.name.to_string(), f.spec.sparse.is_some()), f.spec))
-            .collect();
+        let listed: std::collections::HashMap<(String, bool), MmaSpec> =
+            super::super::all_mma_forms()
+                .iter()
+                .map(|f| ((f.name.to_string(), f.spec.sparse.is_some()), f.spec))
+                .collect();
         let mut checked = 0;
         for sparse in [false, true] {
             for kind in ["f8f6f4", "mxf8f6f4", "mxf4", "mxf4nvf4"] {
