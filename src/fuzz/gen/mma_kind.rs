@@ -36,15 +36,17 @@ const NARROW: [MmaElem; 5] = [
 /// One block-scaled statement in this many gets a per-lane thread-id-a (a fault by design).
 pub(super) const FAULTING_ONE_IN: u64 = 40;
 
+/// A `.scale_vec` spelling (empty, or with its leading dot), its vector size and whether the
+/// scale type is `.ue4m3`.
+type ScaleVec = (&'static str, u8, bool);
+
+/// A block-scaled kind: its [`MmaScaleKind`], `.kind` word, dense K and [`ScaleVec`]s.
+type ScaleKind = (MmaScaleKind, &'static str, u16, &'static [ScaleVec]);
+
 /// The `.kind` word, its shape's K (dense), the `.scale_vec` spellings and scale types it takes
 /// (Table 36 as the decoder checks it: `.kind::mxf8f6f4` 1X, `.kind::mxf4` 2X, both also
 /// without `.scale_vec`; `.kind::mxf4nvf4` 2X or 4X; `.ue4m3` with `.kind::mxf4nvf4` 4X only).
-fn scale_kinds() -> [(
-    MmaScaleKind,
-    &'static str,
-    u16,
-    &'static [(&'static str, u8, bool)],
-); 3] {
+fn scale_kinds() -> [ScaleKind; 3] {
     [
         (
             MmaScaleKind::Mxf8f6f4,
