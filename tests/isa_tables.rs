@@ -55,7 +55,38 @@ fn main() {
     trials.push(Trial::test("harness/texture_objects", || {
         texture_objects().map_err(Into::into)
     }));
+    trials.push(Trial::test(
+        "harness/modifier_words_are_not_registers",
+        || modifier_words_are_not_registers().map_err(Into::into),
+    ));
     libtest_mimic::run(&args, trials).exit();
+}
+
+/// A word after `::` is part of a modifier (`.shared::cta`), never a register, even where a
+/// register of the table has that name; the same word as an operand is one.
+fn modifier_words_are_not_registers() -> Result<(), String> {
+    let got = harness::registers(
+        "@!cta mma.sp::ordered_metadata.sync.kind::f8f6f4 {d}, cta, [bytes+4], %tid.x",
+        &[
+            "cta",
+            "d",
+            "ordered_metadata",
+            "f8f6f4",
+            "sync",
+            "bytes",
+            "tid",
+            "x",
+        ],
+    );
+    let want = "@!%cta mma.sp::ordered_metadata.sync.kind::f8f6f4 {%d}, %cta, [%bytes+4], %tid.x";
+    if got != want {
+        return Err(format!("registers: {got}\n(expected {want})"));
+    }
+    // End to end: a register named `cta` beside `.shared::cta` loads the word at its offset.
+    let table = ">>> ld.shared::cta.u32 d, [cta] :: d:u32 <- cta:sptr ; shared 16\n\
+                 case\ninit 0x0: 0x11 0x22 0x33 0x44\n0: 0x8 -> 0x33\n1: 0xc -> 0x44\n";
+    let t = harness::parse_file(table)?;
+    harness::run_warp_groups(&t.warps)
 }
 
 /// A warp table with one wrong register value and one wrong memory word fails on every

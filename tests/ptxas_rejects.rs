@@ -3089,9 +3089,22 @@ fn sm_9x_to_12x_headers_follow_ptxas() {
 /// `clusterlaunchcontrol.try_cancel` with `.multicast::cluster::all` as ptxas 13.5 gates it:
 /// "Feature '.multicast::cluster::all' not supported on .target 'sm_100'" (and sm_103,
 /// sm_120); the architecture-specific and family targets of the sm_100 and sm_120 families
-/// take it, and plain sm_100 takes the form without it.
+/// take it, and plain sm_100 takes the form without it. The error names every target that takes
+/// it, architecture-specific ones included.
 #[test]
 fn clc_multicast_needs_an_architecture_specific_target() {
+    let accepted = [
+        ("8.6", "sm_100a"),
+        ("8.6", "sm_101a"),
+        ("8.8", "sm_100f"),
+        ("8.8", "sm_103a"),
+        ("8.8", "sm_103f"),
+        ("9.0", "sm_110a"),
+        ("9.0", "sm_110f"),
+        ("8.8", "sm_120a"),
+        ("8.8", "sm_120f"),
+        ("8.8", "sm_121a"),
+    ];
     let kernel = |version: &str, target: &str, multicast: bool| {
         format!(
             ".version {version}\n.target {target}\n.address_size 64\n.visible .entry k()\n{{\n\
@@ -3109,24 +3122,19 @@ fn clc_multicast_needs_an_architecture_specific_target() {
                 assert_eq!(e.kind(), "invalid", "{msg}");
                 assert!(msg.contains("k.ptx:8:"), "{msg}");
                 assert!(msg.contains("multicast::cluster::all"), "{msg}");
+                for (_, t) in accepted {
+                    assert!(
+                        msg.contains(&format!("{t},")) || msg.contains(&format!("{t} ")),
+                        "{t}: {msg}"
+                    );
+                }
             }
         }
         if let Err(e) = front_end(&kernel(version, target, false), "k.ptx") {
             panic!("{target} without .multicast::cluster::all: {e}");
         }
     }
-    for (version, target) in [
-        ("8.6", "sm_100a"),
-        ("8.6", "sm_101a"),
-        ("8.8", "sm_100f"),
-        ("8.8", "sm_103a"),
-        ("8.8", "sm_103f"),
-        ("9.0", "sm_110a"),
-        ("9.0", "sm_110f"),
-        ("8.8", "sm_120a"),
-        ("8.8", "sm_120f"),
-        ("8.8", "sm_121a"),
-    ] {
+    for (version, target) in accepted {
         if let Err(e) = front_end(&kernel(version, target, true), "k.ptx") {
             panic!("{version} {target}: {e}");
         }

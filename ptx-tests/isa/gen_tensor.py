@@ -1151,16 +1151,17 @@ def gen_clc_steal(out):
     CTAs (one a case), each case's work a counter word (atom.add 1) and a value word (k*k + 7
     for CTA k) in its global image. Lane 0 of each running CTA does its own case's work, then
     asks to cancel a CTA that has not started; while a request succeeds it does the canceled
-    CTA's work (through that case's image: the images are the harness's 256 bytes apart, the
-    shared image's 128 then the global one's 128) and asks again. Which CTAs are canceled, and
+    CTA's work (through that case's image: CTA k's images are k times the harness's
+    %isa_cta_bytes after CTA 0's; the global image is 136 bytes, so that the row fails where
+    it assumes any fixed spacing, such as the 256 bytes of two 128-byte images) and asks again. Which CTAs are canceled, and
     by whom, depends on the scheduler's workers; the invariant checked is that every CTA's work
     is done exactly once (count 1, its value): a canceled CTA never runs, and a success names
     a CTA nobody else runs. Shared words (the response, the mbarrier) are '*'."""
     R = R_LATER
-    n, stride = 48, 256
+    n = 48
     out.append("# clusterlaunchcontrol.try_cancel with CTAs left to cancel: every CTA's work (count, k*k + 7)"
                " done exactly once, by itself or by the CTA that canceled it")
-    out.append(">>> mov.u32 me, %%ctaid.x; mov.u32 k, me; ISA_WORK: sub.s32 d, k, me; mul.wide.s32 o, d, %d;"
+    out.append(">>> mov.u32 me, %ctaid.x; mov.u32 k, me; ISA_WORK: sub.s32 d, k, me; mul.wide.s32 o, d, %isa_cta_bytes;"
                " add.u64 a, g, o; atom.global.add.u32 cn, [a], 1; mad.lo.u32 v, k, k, 7; st.global.u32 [a+4], v;"
                " mbarrier.init.shared::cta.b64 [m], 1; mbarrier.arrive.expect_tx.shared::cta.b64 t, [m], 16;"
                " clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [r], [m];"
@@ -1168,8 +1169,8 @@ def gen_clc_steal(out):
                " mbarrier.inval.shared::cta.b64 [m]; ld.shared.b128 q, [r];"
                " clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 c, q;"
                " @c clusterlaunchcontrol.query_cancel.get_first_ctaid::x.b32.b128 k, q; @c bra ISA_WORK"
-               " :: <- g:gptr r:sptr m:sptr ; shared 64 ; global 8"
-               " ; regs me:u32 k:u32 d:s32 o:s64 a:u64 cn:u32 v:u32 t:b64 p:pred q:b128 c:pred" % stride)
+               " :: <- g:gptr r:sptr m:sptr ; shared 64 ; global 136"
+               " ; regs me:u32 k:u32 d:s32 o:s64 a:u64 cn:u32 v:u32 t:b64 p:pred q:b128 c:pred")
     for k in range(n):
         out.append("case CTA %d" % k)
         out.append("init global 0x0: 0x00000000 %s" % hx(R.getrandbits(32)))

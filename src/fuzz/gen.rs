@@ -11,7 +11,8 @@
 //! `ld`/`st`). Half the other `sm_90` kernels target `sm_90a` ([`Kernel::sm90a`]: also
 //! `wgmma`, dense and `.sp`), half the `sm_100` ones `sm_100a` ([`Kernel::sm100a`]: also `tcgen05`); both of
 //! these run whole warpgroups (blocks of 128 or 256 threads). Half the other `sm_100` kernels
-//! target `sm_120a` ([`Kernel::sm120a`]: also `mma .kind::f8f6f4`). The matrix instructions
+//! target `sm_120a` ([`Kernel::sm120a`]: also `mma .kind::f8f6f4`, the block-scaled `mma` and
+//! the sparse `.kind` forms, [`mma_kind`]). The matrix instructions
 //! (`mma`, `mma.sp`, `ldmatrix`, `stmatrix`, `movmatrix`) are drawn from the decoder's own
 //! lists of the forms it takes, those the kernel's header admits ([`matrix`]). About 30% of all kernels get a
 //! texture of any kind but linear and multisample (1D to 3D, layered, cube, mipmapped at
@@ -228,6 +229,7 @@ mod bulk_zero;
 mod cluster_async;
 mod hints;
 mod matrix;
+mod mma_kind;
 mod mma_sp;
 mod multimem;
 mod stack;
@@ -742,6 +744,12 @@ impl MmaForm {
         }
     }
 
+    /// Whether this is a `.kind` form of `mma.sp`, which takes `.sp::ordered_metadata` only
+    /// (ptxas 13.5: "Illegal modifier '.sp' for instruction 'mma'") and selector 0.
+    fn ordered_only(&self) -> bool {
+        self.spec.sparse.is_some() && self.name.contains(".kind::")
+    }
+
     /// The instruction's modifier words (without dots; `sparse`: `.sp` or
     /// `.sp::ordered_metadata`), as [`crate::lower::admits`] takes them.
     fn words(&self, sp: Option<&'static str>) -> Vec<&'static str> {
@@ -753,13 +761,18 @@ impl MmaForm {
 }
 
 /// Every `mma` form the decoder takes ([`crate::lower::mma_forms`], computed once): dense
-/// ones and `.sp` ones. The generator draws from those its kernel's header admits
-/// ([`Gen::mma_pool`]), so a form the decoder learns is fuzzed without an edit here.
+/// ones and `.sp` ones, and the block-scaled and sparse `.kind` forms that list leaves out
+/// ([`mma_kind`]; a form both have is taken once). The generator draws from those its
+/// kernel's header admits ([`Gen::mma_pool`]), so a form the decoder learns is fuzzed without
+/// an edit here.
 fn all_mma_forms() -> &'static [MmaForm] {
     static FORMS: std::sync::OnceLock<Vec<MmaForm>> = std::sync::OnceLock::new();
     FORMS.get_or_init(|| {
+        let mut seen = std::collections::HashSet::new();
         crate::lower::mma_forms()
             .into_iter()
+            .chain(mma_kind::kind_forms())
+            .filter(|(name, spec)| seen.insert((name.clone(), spec.sparse.is_some())))
             .map(|(name, spec)| MmaForm::of(Box::leak(name.into_boxed_str()), spec))
             .collect()
     })
@@ -3131,6 +3144,10 @@ mod tests {
         for name in [
             "mma.sync m16n8k16.row.col.f32.f16.f16.f32",
             "mma.sync m16n8k256.row.col.s32.b1.b1.s32.xor.popc",
+            "mma.sync m16n8k32.row.col.kind::mxf8f6f4.block_scale.f32.e2m1.e5m2.f32.ue8m0",
+            "mma.sync m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue8m0",
+            "mma.sp m16n8k64.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e3m2.e4m3.f32.ue8m0",
+            "mma.sp m16n8k64.row.col.kind::f8f6f4.f16.e2m3.e2m1.f16",
             "mma.sync m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e3m2.f32",
             "mma.sync m16n8k16.row.col.f16.e4m3.e5m2.f16",
             "mma.sync m16n8k32.row.col.f32.e5m2.e4m3.f32",
@@ -3196,6 +3213,18 @@ mod tests {
             &["mma.sp", ".sync.aligned.m16n8k128.row.col."],
             &["mma.sp::ordered_metadata.sync.aligned.m16n8k"],
             &[".target sm_120a"],
+            &["mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.f32.e"],
+            &["mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X."],
+            &["mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.f32.e2m1"],
+            &["mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.scale_vec::2X."],
+            &[".kind::mxf4nvf4.block_scale.scale_vec::2X.", ".ue8m0 {"],
+            &[".kind::mxf4nvf4.block_scale.scale_vec::4X.", ".ue8m0 {"],
+            &[".kind::mxf4nvf4.block_scale.scale_vec::4X.", ".ue4m3 {"],
+            &[".block_scale.", ", {%h"],
+            &[".block_scale.", ", {0, 0}"],
+            &["mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::f8f6f4.f16.e"],
+            &["mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::f8f6f4.f32.e"],
+            &["mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::mxf8f6f4.block_scale."],
         ] {
             assert!(
                 lines.iter().any(|l| needle.iter().all(|p| l.contains(p))),

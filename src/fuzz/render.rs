@@ -17,6 +17,8 @@ struct Facts {
     multimem_cp: bool,
     /// A `fabric` instruction (PTX ISA 9.3; `.commit_group` and `::read N` 9.5) is in the body.
     fabric: bool,
+    /// A block-scaled `mma` with `.scale_vec::4X` and `.ue8m0` (PTX ISA 9.1) is in the body.
+    mma_91: bool,
 }
 
 fn facts(body: &[Stmt], f: &mut Facts) {
@@ -32,6 +34,9 @@ fn facts(body: &[Stmt], f: &mut Facts) {
             Stmt::Code(lines) => {
                 f.multimem_cp |= lines.iter().any(|l| l.contains("multimem.cp."));
                 f.fabric |= lines.iter().any(|l| l.starts_with("fabric."));
+                f.mma_91 |= lines.iter().any(|l| {
+                    l.starts_with("mma.") && l.contains(".scale_vec::4X.") && l.contains(".ue8m0 ")
+                });
             }
             Stmt::Barrier(_) | Stmt::Exchange { .. } => {}
         }
@@ -202,7 +207,8 @@ fn byte_list(bytes: &[u8]) -> String {
 impl Kernel {
     /// The kernel as a PTX module (`.version 8.0`, `.target sm_80`, 64-bit addresses; the
     /// flavours' targets: `sm_90` and `sm_90a` with `.version 8.1` and 8.4, `sm_100` and
-    /// `sm_100a` with 8.8, `sm_100` with 9.1 where the body has a `multimem.cp` form, and
+    /// `sm_100a` with 8.8, `sm_100` with 9.1 where the body has a `multimem.cp` form or a
+    /// block-scaled `mma` with `.scale_vec::4X` and `.ue8m0`, and
     /// both with 9.5 where it has a `fabric` instruction; the `sm_120a` flavour as `sm_100`).
     ///
     /// Parameters: `in` (u64 pointer, [`IN_BYTES`]), `out` (u64 pointer, [`OUT_REGION`] bytes
@@ -229,7 +235,7 @@ impl Kernel {
             let target = if self.sm120a { "sm_120a" } else { "sm_100" };
             let v = if f.fabric {
                 "9.5"
-            } else if f.multimem_cp {
+            } else if f.multimem_cp || f.mma_91 {
                 "9.1"
             } else {
                 "8.8"

@@ -238,6 +238,16 @@ impl FaultReport {
         };
         // What happened; memory accesses also name the nearest allocation and the count.
         let (what, memory) = match self.kind {
+            // An operation ptxjit does not take (a block-scaled `mma`'s selectors that differ
+            // across the warp, `atom .b128` without a 16-byte compare-and-swap): its text, not
+            // an access.
+            FaultKind::Unsupported if self.detail.is_some() => (
+                format!(
+                    "unsupported operation: {}",
+                    self.detail.as_deref().unwrap_or_default()
+                ),
+                false,
+            ),
             FaultKind::OutOfBounds
             | FaultKind::Misaligned
             | FaultKind::Unallocated

@@ -2694,7 +2694,9 @@ impl Min {
 }
 
 impl fmt::Display for Min {
-    /// As ptxas words it: "sm_90 or higher", "sm_90a", "sm_100a, sm_101a or ...".
+    /// As ptxas words it: "sm_90 or higher", "sm_90a", "sm_100a, sm_101a or ..."; a family
+    /// target of a [`Min::Specific`] list comes with the architecture-specific target it
+    /// admits ("sm_120a or sm_120f").
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Min::Any => f.write_str("any target"),
@@ -2703,10 +2705,27 @@ impl fmt::Display for Min {
                 write!(f, "sm_{n} or higher (sm_{older} from PTX ISA {since})")
             }
             Min::Specific(list) => {
-                for (i, t) in list.iter().enumerate() {
+                // Every target it admits: a family target `sm_NNf` with its `sm_NNa`.
+                let mut all: Vec<Arch> = Vec::new();
+                for &t in list.iter() {
+                    if t.suffix == Suffix::F {
+                        all.push(Arch {
+                            suffix: Suffix::A,
+                            ..t
+                        });
+                    }
+                    all.push(t);
+                }
+                let mut seen = Vec::new();
+                all.retain(|t| {
+                    let new = !seen.contains(t);
+                    seen.push(*t);
+                    new
+                });
+                for (i, t) in all.iter().enumerate() {
                     let sep = match i {
                         0 => "",
-                        _ if i + 1 == list.len() => " or ",
+                        _ if i + 1 == all.len() => " or ",
                         _ => ", ",
                     };
                     write!(f, "{sep}{t}")?;

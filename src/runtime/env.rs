@@ -231,7 +231,8 @@ pub enum FaultKind {
     Misaligned,
     /// Global address inside the arena but in no live allocation (memcheck).
     Unallocated,
-    /// A generic address in a window whose space is not available yet (local).
+    /// A generic address in a window whose space is not available yet (local); with a detail
+    /// ([`CtaEnv::fault_detail`]), an operation ptxjit does not take, which the detail names.
     Unsupported,
     /// The thread executed `trap` (PTX ISA §9.7.19.2); the record's address and size are 0.
     Trap,

@@ -66,6 +66,11 @@
 //! runs the PTX, and finish it before any copies out (cluster barriers around the PTX), so the
 //! PTX may read and write other ranks' shared memory (`mapa`, `.shared::cluster`).
 //!
+//! The PTX may read `%isa_cta_bytes` (`.u32`), the bytes between the memories of two
+//! consecutive CTAs: CTA c's images start c·`%isa_cta_bytes` after CTA 0's (with a cluster, its
+//! rank's images), so a snippet that works on another CTA's images (`clusterlaunchcontrol`
+//! doing a canceled CTA's work) finds them without knowing the harness's layout.
+//!
 //! Control clauses (`tests/isa/control.rs`): a line `func TEXT` before the first `case` puts
 //! module-level PTX (a `.func` the snippet calls) before the kernel; `; fault TEXT` expects the
 //! launch to fault with a report containing TEXT (nothing else checked); `; rejects TEXT`
@@ -513,37 +518,43 @@ fn split_row<'a>(
     Ok((bits, ov))
 }
 
-/// Prefix the table's register names with `%` (the opcode and modifiers are left alone).
-fn registers(stmt: &str, names: &[&str]) -> String {
+/// Prefix the table's register names with `%` in one statement: every word of `names` gets
+/// one (a guard's predicate after its `@` or `@!` too) but the opcode and a word after `.`,
+/// `%` or `::`, which is a modifier or a part of one (`.shared::cta`, `.kind::f8f6f4`,
+/// `.sp::ordered_metadata`) or a special register, never a register.
+pub fn registers(stmt: &str, names: &[&str]) -> String {
     let mut out = String::new();
     let mut word = String::new();
-    let mut prev = ' ';
+    // The two characters before the current one.
+    let (mut prev, mut prev2) = (' ', ' ');
     let mut seen_opcode = false;
-    let flush = |word: &mut String, prev: char, out: &mut String, seen: &mut bool| {
+    let flush = |word: &mut String, before: [char; 2], out: &mut String, seen: &mut bool| {
         if word.is_empty() {
             return;
         }
+        let modifier = before[0] == '.' || before[0] == '%' || before == [':', ':'];
         // A word after `@` or `@!` is a guard predicate, never the opcode.
-        let is_opcode = !*seen && prev != '@' && prev != '!' && prev != '.' && prev != '%';
+        let is_opcode = !*seen && !modifier && before[0] != '@' && before[0] != '!';
         if is_opcode {
             *seen = true;
-        } else if prev != '.' && prev != '%' && names.contains(&word.as_str()) {
+        } else if !modifier && names.contains(&word.as_str()) {
             out.push('%');
         }
         out.push_str(word);
         word.clear();
     };
-    let mut before = ' ';
+    let mut before = [' ', ' '];
     for ch in stmt.chars() {
         if ch.is_ascii_alphanumeric() || ch == '_' || ch == '$' {
             if word.is_empty() {
-                before = prev;
+                before = [prev, prev2];
             }
             word.push(ch);
         } else {
             flush(&mut word, before, &mut out, &mut seen_opcode);
             out.push(ch);
         }
+        prev2 = prev;
         prev = ch;
     }
     flush(&mut word, before, &mut out, &mut seen_opcode);
@@ -1255,6 +1266,10 @@ pub fn warp_kernel_ptx(w: &WarpGroup) -> String {
         }
     }
     s += "ld.param.u64 %isa_in, [pin];\nld.param.u64 %isa_out, [pout];\nld.param.u64 %isa_mem, [pmem];\n";
+    s += &format!(
+        ".reg .u32 %isa_cta_bytes;\nmov.u32 %isa_cta_bytes, {};\n",
+        w.case_bytes()
+    );
     s += "mov.u32 %isa_lane, %tid.x;\nmov.u32 %isa_row, %ctaid.x;\n";
     s += &format!(
         "mul.lo.u32 %isa_row, %isa_row, {};\nadd.u32 %isa_row, %isa_row, %isa_lane;\n",

@@ -17,7 +17,7 @@ impl Gen<'_> {
     /// One `mma.sp` on the data registers.
     pub(super) fn mma_sp(&mut self) -> Stmt {
         let forms = self.mma_pool(true);
-        let f = *self.rng.pick(&forms);
+        let f = self.pick_mma(&forms);
         let tf32 = f.spec.a == MmaElem::Tf32;
         let selectors = 4 / f.spec.meta_threads() as u64;
         let meta = (0..8).fold(0u32, |acc, _| {
@@ -37,21 +37,26 @@ impl Gen<'_> {
         let a = regs(self, Class::B32, f.a.1);
         let b = regs(self, Class::B32, f.b.1);
         let c = regs(self, dc, dn);
-        let sel = self.rng.below(selectors);
+        // The `.kind` forms: `::ordered_metadata` and selector 0 only ([`super::mma_kind`]).
+        let sel = if f.ordered_only() {
+            0
+        } else {
+            self.rng.below(selectors)
+        };
         let ordered =
             crate::lower::admits("mma", &f.words(Some("sp::ordered_metadata")), self.header());
-        let sp = if ordered && self.rng.chance(50) {
+        let sp = if f.ordered_only() || (ordered && self.rng.chance(50)) {
             "sp::ordered_metadata"
         } else {
             "sp"
         };
-        Stmt::Code(vec![
-            format!("mov.b32 %t0, {meta:#010x};"),
-            format!(
-                "mma.{sp}.sync.aligned.{} {{{}}}, {a}, {b}, {c}, %t0, {sel:#x};",
-                f.name,
-                d.join(", ")
-            ),
-        ])
+        let mut lines = vec![format!("mov.b32 %t0, {meta:#010x};")];
+        let scale = self.scale_operands(&f, &mut lines);
+        lines.push(format!(
+            "mma.{sp}.sync.aligned.{} {{{}}}, {a}, {b}, {c}, %t0, {sel:#x}{scale};",
+            f.name,
+            d.join(", ")
+        ));
+        Stmt::Code(lines)
     }
 }
