@@ -277,11 +277,7 @@ pub(crate) fn mma_forms() -> Vec<(String, MmaSpec)> {
                             ..MmaSpec::new(MmaFamily::Mma, (m, 8, k), a, c)
                         };
                         let dense = [false, true].map(|f8f6f4| mma_form(&spec, f8f6f4).is_ok());
-                        // Plain `.sp` refuses `.e4m3`/`.e5m2` with an `.f16` accumulator
-                        // (only `::ordered_metadata` takes it), and the generator writes
-                        // `.sp` where the header has no `::ordered_metadata`: left out.
-                        let fp8_f16 = matches!(a, E4m3 | E5m2) && c == F16;
-                        let sparse = sparse_form(&spec, false).is_ok() && !fp8_f16;
+                        let sparse = sparse_form(&spec, false).is_ok();
                         if !(dense[0] || dense[1] || sparse) {
                             continue;
                         }
