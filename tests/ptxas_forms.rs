@@ -8,10 +8,12 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The kernel of `gen.py`'s `frame`: `inst` on line 7.
+/// The kernel of `gen.py`'s `frame`: `inst` on line 7. `target` is `sm_NN` (PTX ISA 9.1) or
+/// `sm_NN@X.Y` (PTX ISA X.Y).
 fn frame(target: &str, inst: &str) -> String {
+    let (target, version) = target.split_once('@').unwrap_or((target, "9.1"));
     format!(
-        ".version 9.1\n.target {target}\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
+        ".version {version}\n.target {target}\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
          .reg .b8 %b<16>; .reg .b16 %h<16>; .reg .b32 %r<16>; .reg .f32 %f<8>; .reg .f64 %fd<4>; \
          .reg .b64 %rd<8>; .reg .pred %p<4>;\n{inst}\nret;\n}}\n"
     )
@@ -70,8 +72,9 @@ fn check(family: &str, unsupported_ok: impl Fn(&str) -> bool) {
         let file = dir.join("k.ptx");
         for (ok, target, inst) in &all {
             std::fs::write(&file, frame(target, inst)).unwrap();
+            let arch = target.split_once('@').map_or(target.as_str(), |(t, _)| t);
             let out = Command::new(&ptxas)
-                .arg(format!("-arch={target}"))
+                .arg(format!("-arch={arch}"))
                 .arg(&file)
                 .args(["-o", "/dev/null"])
                 .output()
@@ -120,10 +123,17 @@ fn multimem_types_and_operations() {
 /// `mma` with block scaling (`.kind::mxf8f6f4`/`::mxf4`/`::mxf4nvf4 .block_scale`): each kind,
 /// `.scale_vec`, scale type and shape, the byte-id/thread-id selectors, the element and
 /// accumulator types, the targets, and `mma.sp{::ordered_metadata}` with `.kind::f8f6f4` and
-/// the block-scaled kinds. ptxjit does not run the sparse `.kind::mxf4`/`::mxf4nvf4` forms yet.
+/// the block-scaled kinds (`.kind::mxf4`/`::mxf4nvf4` at `.m16n8k128`).
 #[test]
 fn mma_block_scale_kinds_and_selectors() {
-    check("mma_block_scale", |inst| {
-        inst.starts_with("mma.sp") && inst.contains("kind::mxf4")
-    });
+    check("mma_block_scale", |_| false);
+}
+
+/// The sparse FP8/FP6/FP4 `mma.sp` forms (`.e4m3`/`.e5m2` without a `.kind`,
+/// `.kind::f8f6f4`, and the block-scaled kinds) on every target from sm_80 to sm_121f under
+/// each PTX ISA version from 8.4 to 9.1 the target exists in: the targets and versions
+/// ptxas 13.5 takes each on.
+#[test]
+fn mma_sparse_narrow_float_targets_and_versions() {
+    check("mma_sparse_targets", |_| false);
 }

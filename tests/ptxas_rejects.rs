@@ -1299,6 +1299,19 @@ fn modifiers_an_instruction_does_not_take_are_refused() {
             "activemask",
             "activemask.b32 %r1",
         ),
+        // Every .b1 shape (m8n8k128, m16n8k128, m16n8k256) and .xor/.and.
+        (
+            "mma.sync.aligned.m8n8k128.row.col.satfinite.s32.b1.b1.s32.xor.popc {%r1, %r2}, {%r3}, {%r3}, {%r1, %r2}",
+            "satfinite",
+            "mma",
+            "mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc {%r1, %r2}, {%r3}, {%r3}, {%r1, %r2}",
+        ),
+        (
+            "mma.sync.aligned.m16n8k128.row.col.satfinite.s32.b1.b1.s32.and.popc {%r0, %r1, %r2, %r3}, {%r1, %r2}, {%r3}, {%r0, %r1, %r2, %r3}",
+            "satfinite",
+            "mma",
+            "mma.sync.aligned.m16n8k128.row.col.s32.b1.b1.s32.and.popc {%r0, %r1, %r2, %r3}, {%r1, %r2}, {%r3}, {%r0, %r1, %r2, %r3}",
+        ),
     ] {
         let words = format!("illegal modifier '.{word}' for instruction '{op}'");
         match front_end(&kernel(rejected), "k.ptx") {
@@ -2881,25 +2894,53 @@ fn matrix_moves_8bit_follow_ptxas() {
 /// `mma .kind::f8f6f4` (PTX ISA 8.7, §9.7.14.5.14) as ptxas 13.5 (`-arch=sm_120a`) checks it:
 /// refused lines name their fault at line 14 (ptxas's words in the comments), accepted ones
 /// load, and the target gate follows ptxas ("Instruction 'mma with with FP6/FP4 floating point
-/// type' not supported on .target 'sm_100a'", and on sm_120, sm_103a, sm_100f).
+/// type' not supported on .target 'sm_100a'", and on sm_120, sm_103a, sm_100f; with `.e4m3`/
+/// `.e5m2` inputs and an `.f32` accumulator ptxas takes it on sm_100a, sm_103a and sm_100f
+/// too, and refuses it on sm_120: "Feature '.kind::f8f6f4' not supported on .target
+/// 'sm_120'").
 #[test]
 fn mma_kind_f8f6f4_follows_ptxas() {
     let m = "{%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f1, %f2, %f3, %f4}";
     let h = "{%r7, %r8}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%r7, %r8}";
     let kernel = |target: &str, inst: &str| isa_kernel("8.8", target, inst);
+    let fp8_f32 = format!("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e4m3.e5m2.f32 {m}");
+    // The sparse block-scaled .e2m1 form (.kind::mxf4's default .scale_vec::2X): sm_120a and
+    // sm_121a only ("Instruction 'Sparse mma with block scale' not supported on .target
+    // 'sm_120f'").
+    let sparse_mxf4 = "mma.sp::ordered_metadata.sync.aligned.m16n8k128.row.col.kind::mxf4.\
+                       block_scale.f32.e2m1.e2m1.f32.ue8m0 {%f1, %f2, %f3, %f4}, \
+                       {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%f1, %f2, %f3, %f4}, %r9, 0, \
+                       %r10, {0, 0}, %r11, {0, 0}";
+    for target in ["sm_120a", "sm_121a"] {
+        if let Err(e) = front_end(&kernel(target, sparse_mxf4), "k.ptx") {
+            panic!("{sparse_mxf4} on {target}: {e}");
+        }
+    }
+    let e = front_end(&kernel("sm_120f", sparse_mxf4), "k.ptx")
+        .err()
+        .unwrap_or_else(|| panic!("{sparse_mxf4} on sm_120f: ptxas refuses it"));
+    assert!(e.to_string().contains("k.ptx:14:"), "{e}");
     for inst in [
         format!("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e3m2.f32 {m}"),
         format!("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f16.e4m3.e2m3.f16 {h}"),
         format!("mma.sync.aligned.kind::f8f6f4.m16n8k32.row.col.f32.e2m1.e2m1.f32 {m}"),
-        format!("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e4m3.e5m2.f32 {m}"),
+        fp8_f32.clone(),
     ] {
+        let sm100 = ["sm_100a", "sm_103a", "sm_100f"];
         for target in ["sm_120a", "sm_121a", "sm_120f"] {
             if let Err(e) = front_end(&kernel(target, &inst), "k.ptx") {
                 panic!("{inst} on {target}: {e}");
             }
         }
         for target in ["sm_100a", "sm_120", "sm_103a", "sm_100f"] {
-            let e = front_end(&kernel(target, &inst), "k.ptx")
+            let loaded = front_end(&kernel(target, &inst), "k.ptx");
+            if inst == fp8_f32 && sm100.contains(&target) {
+                if let Err(e) = loaded {
+                    panic!("{inst} on {target}: {e}");
+                }
+                continue;
+            }
+            let e = loaded
                 .err()
                 .unwrap_or_else(|| panic!("{inst} on {target}: ptxas refuses it"));
             assert!(e.to_string().contains("k.ptx:14:"), "{e}");
@@ -2943,14 +2984,6 @@ fn mma_kind_f8f6f4_follows_ptxas() {
              {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%h1, %h2}"
                 .to_string(),
             "needs .b32 or .f16x2 registers",
-        ),
-        // The sparse .kind::mxf4/::mxf4nvf4 forms are not implemented: a load error naming them.
-        (
-            "mma.sp::ordered_metadata.sync.aligned.m16n8k128.row.col.kind::mxf4.block_scale.f32.e2m1.e2m1.f32.ue8m0 \
-             {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%f1, %f2, %f3, %f4}, %r9, 0, \
-             %r10, {0, 0}, %r11, {0, 0}"
-                .to_string(),
-            "not supported",
         ),
         // "Illegal modifier '.sp' for instruction 'mma'"
         (

@@ -218,6 +218,8 @@ def b_pos(shape, ty, lane, i):
         return t * 8 + (i & 7) + 32 * (i >= 8), g
     if shape == "m16n8k128" and ty == "b1":
         return t * 32 + i, g
+    if shape == "m16n8k128" and ty in ("s4", "u4"):  # mma.sp's dense B (.e2m1 packed too)
+        return t * 8 + (i & 7) + 32 * (i >> 3), g
     if shape == "m16n8k256" and ty == "b1":
         return t * 32 + (i & 31) + 128 * (i >= 32), g
     if shape == "m16n8k32" and ty in ("e4m3", "e5m2", "e2m3", "e3m2", "e2m1"):
@@ -474,14 +476,29 @@ def mma_m8n8k4_group(layout, dt, ct):
     return g
 
 
+def sp_meta_word(meta, gid, t, sel):
+    """The mma.sp metadata register of lane 4*gid + t, or None for a lane whose metadata is
+    not read (PTX ISA §9.7.14.6.2 figures as docs/isa-notes.md reads them). meta[row][chunk]
+    are the 4-bit fields of rows 0..16; T = (chunks per row) / 4 lanes of the group hold them.
+    T = 1 or 2: lanes 4g + T*sel + j, lane j holding chunks 4j..4j+3 of row g in bits 0-15 and
+    of row g + 8 in bits 16-31. T = 4 (16 chunks a row, selector 0): lane 4g + 2h + r holds
+    chunks 8h..8h+7 of row g + 8r (the layout of public sm_90/sm_120 code, marked for a GPU
+    check)."""
+    T = len(meta[0]) // 4
+    if not T * sel <= t < T * (sel + 1):
+        return None
+    j = t - T * sel
+    if T == 4:
+        return pack(meta[gid + 8 * (j & 1)][8 * (j >> 1):8 * (j >> 1) + 8], 4)
+    return pack(meta[gid][4 * j:4 * j + 4], 4) | pack(meta[gid + 8][4 * j:4 * j + 4], 4) << 16
+
+
 def mma_sp_group(shape, dt, at, ct, sel):
     """mma.sp with 2:4 sparsity (16- and 8-bit inputs; PTX ISA §9.7.14.6): the dense A has two
     non-zero elements in each chunk of 4 columns; the A operand holds them (chunk order, then
     column order) as a dense A of K/2 columns (its fragment layout, §9.7.14.6.2); each chunk's
     4-bit metadata field holds their two column indices (the first in the low 2 bits). Metadata
-    (§9.7.14.6.3 figures): the quad of lanes 4g..4g+3 holds rows g (bits 0-15) and g + 8 (bits
-    16-31) in T = (chunks per row) / 4 of its lanes, lanes 4g + T*sel + j, lane j holding chunks
-    4j..4j+3; the other lanes' metadata is random and must not matter."""
+    as sp_meta_word places it; the other lanes' metadata is random and must not matter."""
     m, n, k = dims(shape)
     half = f"m16n8k{k // 2}"
     w = WIDTH[at]
@@ -541,10 +558,8 @@ def mma_sp_group(shape, dt, at, ct, sel):
             br = regs_of(lambda l, i: b_pos(shape, at, l, i), lane, nb, Bb, w)
             cr = regs_of(lambda l, i: c_pos(shape, l, i), lane, nc, Cb, acc_w)
             dr = regs_of(lambda l, i: c_pos(shape, l, i), lane, nc, Db, acc_w)
-            if T * sel <= t < T * (sel + 1):
-                j = t - T * sel
-                e = pack(meta[gid][4 * j:4 * j + 4], 4) | pack(meta[gid + 8][4 * j:4 * j + 4], 4) << 16
-            else:
+            e = sp_meta_word(meta, gid, t, sel)
+            if e is None:
                 e = R.randrange(1 << 32)
             lanes[lane] = ([fmt_reg(kind_a, x) for x in ar + br] + [fmt_reg(kind_c, x) for x in cr]
                            + [hx(e)], [fmt_reg(kind_d, x) for x in dr])
@@ -621,16 +636,21 @@ def mma_block_scale_group(kind, at, bt, vec, stype, sel_a, sel_b, sparse=False, 
         stored = [[rnd_elem(at) for _ in range(kstored)] for _ in range(m)]
         Bb = [[rnd_elem(bt) for _ in range(n)] for _ in range(k)]
         Cb = [[rand_float("f32", -1, 4) for _ in range(n)] for _ in range(m)]
-        if sparse:  # 2:4 in ordered pairs, as mma_sp_group
-            chunks = k // 4
+        if sparse:  # ordered indices, as mma_sp_group: 2:4, or 4:8 in pairs for packed .e2m1
+            csize = 8 if packed else 4
+            chunks = k // csize
             meta = [[0] * chunks for _ in range(m)]
             Av = [[F(0)] * k for _ in range(m)]
             for i in range(m):
                 for c in range(chunks):
                     i0, i1 = sorted(R.sample(range(4), 2))
                     meta[i][c] = i0 | i1 << 2
-                    Av[i][4 * c + i0] = val(at, stored[i][2 * c])
-                    Av[i][4 * c + i1] = val(at, stored[i][2 * c + 1])
+                    if packed:
+                        cols = [2 * i0, 2 * i0 + 1, 2 * i1, 2 * i1 + 1]
+                    else:
+                        cols = [i0, i1]
+                    for x, col in enumerate(cols):
+                        Av[i][csize * c + col] = val(at, stored[i][csize // 2 * c + x])
         else:
             Av = [[val(at, x) for x in r] for r in stored]
         sfa = [[scale_code(ue4m3) for _ in range(vec)] for _ in range(m)]
@@ -662,8 +682,7 @@ def mma_block_scale_group(kind, at, bt, vec, stype, sel_a, sel_b, sparse=False, 
             dr = regs_of(lambda l, i: c_pos(shape, l, i), lane, nc, Db, 32)
             ins = [hx(x) for x in ar + br] + [f32s(x) for x in cr]
             if sparse:
-                ins.append(hx(pack(meta[gid][4 * t:4 * t + 4], 4) |
-                              pack(meta[gid + 8][4 * t:4 * t + 4], 4) << 16))
+                ins.append(hx(sp_meta_word(meta, gid, t, 0)))
             ins.append(hx(sa[lane]))
             if regs:
                 ins += [hx(sel_a[0], 4), hx(sel_a[1], 4)]
@@ -712,7 +731,7 @@ def mma_sp_f8f6f4_group(dt, at, bt, cases=2):
             br = regs_of(lambda l, i: b_pos("m16n8k64", "s8", l, i), lane, nb, Bb, 8)
             cr = regs_of(lambda l, i: c_pos("m16n8k64", l, i), lane, nc, Cb, acc_w)
             dr = regs_of(lambda l, i: c_pos("m16n8k64", l, i), lane, nc, Db, acc_w)
-            e = pack(meta[gid][4 * t:4 * t + 4], 4) | pack(meta[gid + 8][4 * t:4 * t + 4], 4) << 16
+            e = sp_meta_word(meta, gid, t, 0)
             lanes[lane] = ([hx(x) for x in ar + br] + [fmt_reg(kind_c, x) for x in cr] + [hx(e)],
                            [fmt_reg(kind_c, x) for x in dr])
         g.case("random 2:4 sparse A (ordered), selector 0", lanes)
@@ -842,6 +861,26 @@ def gen_mma():
     g.comment = ".kind::mxf4nvf4 .scale_vec::4X .ue8m0 (PTX ISA 9.1)"
     g.version = "9.1"
     groups.append(g)
+    # 4:8-in-pairs sparsity with four metadata lanes per group (16 chunks a row): the 4-bit
+    # integer form and the sparse block-scaled .e2m1 forms of the .m16n8k128 shape.
+    R.seed("mma_sp_m16n8k128")
+    g = mma_sp_group("m16n8k128", "s32", "u4", "s32", 0)
+    g.comment = "mma.sp m16n8k128 .u4 (4:8 in pairs), selector 0"
+    groups.append(g)
+    for comment, g in [
+        ("mma.sp::ordered_metadata .kind::mxf4 .m16n8k128 .e2m1 (packed, 4:8 in pairs), "
+         ".scale_vec::2X .ue8m0 (a factor per 64 columns of the dense K), byte-ids 2 and 0, "
+         "thread-ids 1 and 2", B("kind::mxf4", "e2m1", "e2m1", 2, "ue8m0", (2, 1), (0, 2),
+                                 sparse=True)),
+        ("mma.sp::ordered_metadata .kind::mxf4nvf4 .m16n8k128 .scale_vec::4X .ue4m3 (a factor "
+         "per 32 columns of the dense K), thread-ids 0 and 3",
+         B("kind::mxf4nvf4", "e2m1", "e2m1", 4, "ue4m3", (0, 0), (0, 3), sparse=True)),
+        ("mma.sp::ordered_metadata .kind::mxf4nvf4 .m16n8k128 .scale_vec::2X .ue8m0, selectors "
+         "in .b16 registers", B("kind::mxf4nvf4", "e2m1", "e2m1", 2, "ue8m0", (0, 1), (2, 1),
+                                sparse=True, regs=True)),
+    ]:
+        g.comment = comment
+        groups.append(g)
     write("mma.isa", """
 mma.sync (PTX ISA §9.7.14.5: "Matrix Fragments for mma.m*n*k*" (the per-shape fragment
 layouts), §9.7.14.5.14 "mma"). Inputs are random, seeded; fragments placed by the ISA's layout

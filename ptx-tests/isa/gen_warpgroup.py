@@ -158,17 +158,10 @@ def sparse_a(at, k, m=64):
 def sp_meta(meta, lane, sel, rnd):
     """Lane `lane`'s sp-meta register (docs/isa-notes.md "wgmma.mma_async.sp metadata", from
     §9.7.15.6.1's reference to mma.sp's storage): warp w's rows 16w..16w+15 as mma.sp's m16
-    A: the group g of four lanes holds rows g (bits 0-15) and g + 8 (bits 16-31) in T =
-    chunks/4 of its lanes, 4g + T·sel + j holding chunks 4j..4j+3; other lanes: random."""
+    A (gen_warp.sp_meta_word); other lanes: random."""
     w, l = lane // 32, lane % 32
-    g, t = l // 4, l % 4
-    T = len(meta[0]) // 4
-    if not T * sel <= t < T * (sel + 1):
-        return rnd.randrange(1 << 32)
-    j = t - T * sel
-    lo = pack(meta[16 * w + g][4 * j:4 * j + 4], 4)
-    hi = pack(meta[16 * w + g + 8][4 * j:4 * j + 4], 4)
-    return lo | hi << 16
+    e = gw.sp_meta_word(meta[16 * w:16 * w + 16], l // 4, l % 4, sel)
+    return rnd.randrange(1 << 32) if e is None else e
 
 
 def wgmma_group(at, bt, acc, k, *, n=8, scale_d=(1, 0), neg_a=False, a_regs=False, x=1,

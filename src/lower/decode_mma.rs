@@ -227,6 +227,11 @@ fn mma_form(spec: &MmaSpec, f8f6f4: bool) -> Result<(), String> {
     if spec.satfinite && !a.is_int() {
         return Err(".satfinite applies to integer mma only".into());
     }
+    // ptxas 13.5: "Illegal modifier '.satfinite' for instruction 'mma'" on every `.b1` shape
+    // (a sum of popcounts cannot overflow).
+    if spec.satfinite && a == B1 {
+        return Err("illegal modifier '.satfinite' for instruction 'mma' with .b1 inputs".into());
+    }
     if spec.bop != MmaBitOp::None && a != B1 {
         return Err(".xor.popc/.and.popc apply to .b1 only".into());
     }
@@ -530,26 +535,15 @@ pub(super) fn mma(b: &mut Builder, cx: &mut Cx) -> R {
         ["row", "col"] => {}
         _ => return Err(cx.bad("this mma shape needs .row.col (A row-major, B column-major)")),
     }
-    if let (Some(sc), Some(_)) = (scale, sparse) {
-        if sc.kind != MmaScaleKind::Mxf8f6f4 {
-            // ptxas 13.5 takes `.m16n8k128 .f32.e2m1.e2m1.f32` with selector 0.
-            use MmaElem::{E2m1, F32};
-            if (m, n, k, a, bt, c, d) != (16, 8, 128, E2m1, E2m1, F32, F32) {
-                return Err(cx.bad(
-                    "no mma.sp .kind::mxf4/::mxf4nvf4 form but .m16n8k128 .f32.e2m1.e2m1.f32",
-                ));
-            }
-            cx.expect_operands(10)?;
-            super::wgmma::imm(cx, 5, "the sparsity selector", &[0])?;
-            return Err(cx.unsupported(
-                "mma.sp with .kind::mxf4/.kind::mxf4nvf4 is not supported yet (how the ISA's \
-                 sparsity of packed .e2m1 pairs and their metadata sit in the fragments is in \
-                 its figures only)",
-            ));
-        }
-    }
     if let Some(ordered) = sparse {
         sparse_form(&spec, f8f6f4).map_err(|e| cx.bad(&e))?;
+        // ptxas 13.5: "Illegal modifier '.sp' for instruction 'mma'" (on every target).
+        if !ordered && matches!(a, MmaElem::E4m3 | MmaElem::E5m2) && c == MmaElem::F16 {
+            return Err(cx.bad(
+                "mma.sp with .e4m3/.e5m2 inputs and an .f16 accumulator needs \
+                 .sp::ordered_metadata, not .sp",
+            ));
+        }
         cx.expect_operands(6 + scale_operands(&spec))?;
         let max = 4
             / (MmaSpec {
@@ -620,12 +614,31 @@ fn typed_fragment(b: &Builder, cx: &Cx, k: usize, which: &str, e: MmaElem) -> R 
 
 /// Whether `spec` is an `mma.sp` form of the PTX ISA (§9.7.14.6.3 "Syntax": A sparse, of
 /// twice the dense K for the same fragment size; `.kind::f8f6f4` and `.kind::mxf8f6f4`
-/// `.m16n8k64`, as ptxas 13.5 takes them); `Err` names what is wrong.
+/// `.m16n8k64`, `.kind::mxf4`/`::mxf4nvf4` `.m16n8k128` `.e2m1`, as ptxas 13.5 takes them);
+/// `Err` names what is wrong.
 fn sparse_form(spec: &MmaSpec, f8f6f4: bool) -> Result<(), String> {
     use MmaElem::*;
     let shape = (spec.m, spec.n, spec.k);
     let (a, b, c, d) = (spec.a, spec.b, spec.c, spec.d);
     let narrow = |e: MmaElem| matches!(e, E4m3 | E5m2 | E3m2 | E2m3 | E2m1);
+    if let Some(MmaScale {
+        kind: MmaScaleKind::Mxf4 | MmaScaleKind::Mxf4nvf4,
+        ..
+    }) = spec.scale
+    {
+        // ptxas 13.5 takes `.m16n8k128 .f32.e2m1.e2m1.f32` only.
+        if (a, b, c, d, shape) != (E2m1, E2m1, F32, F32, (16, 8, 128)) {
+            return Err(format!(
+                "no mma.sp .kind::mxf4/::mxf4nvf4 form .m{}n{}k{} with types .{d}.{a}.{b}.{c} \
+                 (.m16n8k128 .f32.e2m1.e2m1.f32)",
+                spec.m, spec.n, spec.k
+            ));
+        }
+        if spec.satfinite {
+            return Err(".satfinite applies to integer mma.sp only".into());
+        }
+        return Ok(());
+    }
     if f8f6f4 || spec.scale.is_some() {
         let accs: &[MmaElem] = if f8f6f4 { &[F16, F32] } else { &[F32] };
         if !(narrow(a) && narrow(b) && accs.contains(&c) && c == d && shape == (16, 8, 64)) {
@@ -1915,6 +1928,12 @@ mod tests {
                 "mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32 {%r1, %r2}, {%r3}, {%r4}, {%r1, %r2}".into(),
                 "no mma form",
             ),
+            // ptxas 13.5: "Illegal modifier '.satfinite' for instruction 'mma'" on every .b1
+            // shape.
+            (
+                "mma.sync.aligned.m16n8k256.row.col.satfinite.s32.b1.b1.s32.and.popc {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r1, %r2, %r3, %r4}".into(),
+                "illegal modifier '.satfinite' for instruction 'mma' with .b1 inputs",
+            ),
             (
                 format!("mma.aligned.m16n8k8.row.col.f32.f16.f16.f32 {f4}, {{%r1, %r2}}, {{%r3}}, {f4}"),
                 "needs .sync.aligned",
@@ -1998,6 +2017,38 @@ mod tests {
             ),
         ] {
             let err = crate::host::front_end(&crate::coverage::example_kernel(&inst), "bad.ptx")
+                .err()
+                .unwrap_or_else(|| panic!("`{inst}` was accepted"))
+                .to_string();
+            assert!(err.contains(want), "`{inst}`: {err}");
+            assert!(err.contains("bad.ptx:18:"), "`{inst}`: no location in {err}");
+        }
+    }
+
+    /// Sparse forms of the sm_120a narrow floats that ptxas 13.5 refuses on sm_120a itself:
+    /// load errors at the instruction naming what is wrong.
+    #[test]
+    fn invalid_sparse_narrow_float_forms_are_rejected() {
+        let f4 = "{%f1, %f2, %f3, %f4}";
+        let r4 = "{%r1, %r2, %r3, %r4}";
+        for (inst, want) in [
+            // ptxas: "Illegal modifier '.sp' for instruction 'mma'" (only
+            // ::ordered_metadata takes an .f16 accumulator with FP8 inputs).
+            (
+                format!("mma.sp.sync.aligned.m16n8k64.row.col.f16.e4m3.e4m3.f16 {{%r1, %r2}}, {r4}, {r4}, {{%r1, %r2}}, %r5, 0"),
+                "needs .sp::ordered_metadata, not .sp",
+            ),
+            (
+                format!("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0 {f4}, {r4}, {r4}, {f4}, %r5, 0, %r2, {{0, 0}}, %r3, {{0, 0}}"),
+                "no mma.sp .kind::mxf4/::mxf4nvf4 form .m16n8k64",
+            ),
+            (
+                format!("mma.sp::ordered_metadata.sync.aligned.m16n8k128.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3 {f4}, {r4}, {r4}, {f4}, %r5, 1, %r2, {{0, 0}}, %r3, {{0, 0}}"),
+                "the sparsity selector must be an integer constant in [0]",
+            ),
+        ] {
+            let ptx = crate::coverage::example_kernel_for(&inst, "9.1", "sm_120a");
+            let err = crate::host::front_end(&ptx, "bad.ptx")
                 .err()
                 .unwrap_or_else(|| panic!("`{inst}` was accepted"))
                 .to_string();

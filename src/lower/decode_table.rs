@@ -418,10 +418,34 @@ const MMA_FORMS: &[Form] = &[
         (8, 5),
         Sm(80),
     ),
-    // ptxas 13.5: "Feature 'mma with with FP6/FP4 floating point type' requires PTX ISA
-    // .version 8.7", "Feature '.kind::f8f6f4' not supported on .target 'sm_120'" (and on
-    // sm_100a, sm_103a): sm_120a/sm_121a and their family targets.
-    form(".kind::f8f6f4", Mods(&[&["kind::f8f6f4"]]), (8, 7), SM120F),
+    // ptxas 13.5 takes `.kind::f8f6f4` (dense and sparse) with `.e4m3`/`.e5m2` inputs and an
+    // `.f32` accumulator on the architecture-specific and family targets of the sm_100,
+    // sm_103, sm_110 and sm_120 families from PTX ISA 8.6 ("Feature '.kind::f8f6f4' not
+    // supported on .target 'sm_120'"), and with 6- or 4-bit inputs or an `.f16` accumulator
+    // only on the sm_120 family's from PTX ISA 8.7 ("Feature 'mma with with FP6/FP4 floating
+    // point type' requires PTX ISA .version 8.7", "Instruction 'mma with with FP6/FP4
+    // floating point type' not supported on .target 'sm_100a'").
+    form(
+        ".kind::f8f6f4",
+        Mods(&[&["kind::f8f6f4"]]),
+        (8, 6),
+        Min::Specific(&[f(100), f(103), f(110), f(120), f(121)]),
+    ),
+    form(
+        ".kind::f8f6f4 with .e3m2/.e2m3/.e2m1 inputs or an .f16 accumulator",
+        Mods(&[&["kind::f8f6f4"], &["e3m2", "e2m3", "e2m1", "f16"]]),
+        (8, 7),
+        SM120F,
+    ),
+    // ptxas 13.5: "Instruction 'mma with with F16 accumulator and F8 floating point type' not
+    // supported on .target 'sm_90a'" for `mma.sp::ordered_metadata` (plain `.sp` refuses the
+    // form everywhere: the decoder's error).
+    form(
+        "mma.sp::ordered_metadata with .e4m3/.e5m2 and an .f16 accumulator",
+        Mods(&[&["sp::ordered_metadata"], &["e4m3", "e5m2"], &["f16"]]),
+        (8, 7),
+        SM120F,
+    ),
     // ptxas 13.5: "Feature 'mma with block scale' requires PTX ISA .version 8.7 or later",
     // "Instruction 'mma with block scale' not supported on .target 'sm_120'" (and sm_100a);
     // sm_120a, sm_121a and sm_120f take it.
@@ -430,6 +454,14 @@ const MMA_FORMS: &[Form] = &[
         Mods(&[&["block_scale"]]),
         (8, 7),
         SM120F,
+    ),
+    // ptxas 13.5: "Instruction 'Sparse mma with block scale' not supported on .target
+    // 'sm_120f'", "Feature '.kind::mxf4 with .sp…": sm_120a and sm_121a only.
+    form(
+        "mma.sp::ordered_metadata with .kind::mxf4/::mxf4nvf4",
+        Mods(&[&["sp::ordered_metadata"], &["kind::mxf4", "kind::mxf4nvf4"]]),
+        (8, 7),
+        Min::Specific(&[a(120), a(121)]),
     ),
     // ptxas 13.5: "Feature 'mma with .scale_vec::4X and .ue8m0 scale type' requires PTX ISA
     // .version 9.1 or later".

@@ -34,9 +34,13 @@
 //! pairs `i0` and `i1` (columns `2i0, 2i0+1` and `2i1, 2i1+1`). The rest of the row is zero.
 //!
 //! Each group of four lanes (`g = %laneid >> 2`) supplies the fields of rows g and g+8 from
-//! [`MmaSpec::meta_threads`] `T` of its lanes, `4g + T·selector + j` for j < T: lane j's register holds
-//! chunks `4j..4j+3` of row g in bits 0-15 (chunk `4j + c` in bits `4c..4c+3`) and the same
-//! chunks of row g+8 in bits 16-31. The other lanes' metadata is not read. A field the ISA
+//! [`MmaSpec::meta_threads`] `T` of its lanes ([`meta_place`]). With T = 1 or 2 (at most 8
+//! chunks a row), lanes `4g + T·selector + j` for j < T: lane j's register holds chunks
+//! `4j..4j+3` of row g in bits 0-15 (chunk `4j + c` in bits `4c..4c+3`) and the same chunks
+//! of row g+8 in bits 16-31. With T = 4 (16 chunks a row: 8-bit inputs at `.m16n8k64`, 4-bit
+//! ones at `.m16n8k128`, selector 0), lane `4g + 2h + r` holds chunks `8h..8h+7` of row
+//! `g + 8r` (chunk `8h + c` in bits `4c..4c+3`) (⚠ ptxjit's reading of the ISA's figures from
+//! public sm_90/sm_120 code, docs/isa-notes.md). The other lanes' metadata is not read. A field the ISA
 //! leaves undefined (two equal indices; with `::ordered_metadata`, indices not increasing;
 //! for `.tf32`, a field other than `0b0100` and `0b1110`) faults
 //! ([`FaultKind::SparseMetadata`]) and the instruction writes nothing.
@@ -654,6 +658,24 @@ fn multiply_float(spec: &MmaSpec, df: Fmt, a: &[u64], b: &[u64], c: &[u64]) -> V
     d
 }
 
+/// Where the 4-bit metadata field of chunk `chunk` of row `row` (0..16) of a sparse A sits:
+/// the lane and the bit of its metadata register (module documentation). `threads` is
+/// [`MmaSpec::meta_threads`], `selector` the sparsity selector. One or two lanes of a group of
+/// four hold chunks `4j..4j+3` of row g in bits 0-15 and of row g+8 in bits 16-31; four lanes
+/// (16 chunks a row: 8-bit inputs at K = 64, 4-bit ones at K = 128) hold eight chunks of one
+/// row each, lane bit 0 choosing row g or g+8 and lane bit 1 the first or second eight chunks
+/// (⚠ ptxjit's reading, docs/isa-notes.md).
+pub(crate) fn meta_place(threads: u32, selector: u8, row: u32, chunk: u32) -> (u32, u32) {
+    if threads == 4 {
+        (4 * (row % 8) + 2 * (chunk / 8) + row / 8, 4 * (chunk % 8))
+    } else {
+        (
+            4 * (row % 8) + threads * u32::from(selector) + chunk / 4,
+            4 * (chunk % 4) + 16 * (row / 8),
+        )
+    }
+}
+
 /// The m×k A of a sparse `mma.sp` from its stored m×(k/2) half and every lane's metadata
 /// register `meta[lane]` (module documentation). `Err((lane, message))` for a metadata field
 /// the ISA leaves undefined.
@@ -666,8 +688,7 @@ pub fn expand(spec: &MmaSpec, stored: &[u64], meta: &[u64]) -> Result<Vec<u64>, 
     let mut a = vec![0u64; (m * k) as usize];
     for row in 0..m {
         for chunk in 0..k / w {
-            let lane = 4 * (row % 8) + threads * sp.selector as u32 + chunk / 4;
-            let shift = 4 * (chunk % 4) + 16 * (row / 8);
+            let (lane, shift) = meta_place(threads, sp.selector, row, chunk);
             let field = (meta.get(lane as usize).copied().unwrap_or(0) >> shift) & 0xf;
             let (i0, i1) = ((field & 3) as u32, (field >> 2) as u32);
             let bad = |what: &str| {
@@ -1188,6 +1209,40 @@ mod tests {
             );
             let got = half::f16::from_f64(got).to_bits();
             assert_eq!(canon16(got), canon16(want), "{x:#x}·{y:#x} + {acc:#x}");
+        }
+    }
+
+    /// [`meta_place`] against the metadata layouts public CuTe code gives (docs/isa-notes.md):
+    /// `SM120_SPARSE_16x8x128_TN_VS`'s ELayout ((2,2,8),64):((8,1024,1),16) over a 16×128 A
+    /// (4:8 in pairs, 8 columns a field) and `SM120_SPARSE_16x8x64_TN`'s ((2,2,8),32):
+    /// ((8,512,1),16) over 16×64 (2:4, 4 columns a field), both column-major (m + 16k),
+    /// selector 0; and the first warp of `GMMA::ELayout_64x32` ((2,2,8),(16,2)):
+    /// ((1024,0,1),(64,8)) over 64×32 (`.f16`, two lanes a group, lane bit 1 the selector).
+    #[test]
+    fn metadata_places_match_the_public_layouts() {
+        for (k, cols, s1) in [(128u32, 8u32, 1024u32), (64, 4, 512)] {
+            for t in 0..32u32 {
+                let base = 8 * (t & 1) + s1 * ((t >> 1) & 1) + (t >> 2);
+                for v in 0..k / 2 {
+                    let idx = base + 16 * v;
+                    let (m, kk) = (idx % 16, idx / 16);
+                    assert!(kk < k);
+                    let want = (t, 4 * (v / cols));
+                    assert_eq!(meta_place(4, 0, m, kk / cols), want, "K {k} lane {t} v {v}");
+                }
+            }
+        }
+        for t in 0..32u32 {
+            let base = 1024 * (t & 1) + (t >> 2);
+            for v0 in 0..16u32 {
+                for v1 in 0..2u32 {
+                    let idx = base + 64 * v0 + 8 * v1;
+                    let (m, kk) = (idx % 64, idx / 64);
+                    let want = (t, 4 * (v0 / 4) + 16 * v1);
+                    let sel = ((t >> 1) & 1) as u8;
+                    assert_eq!(meta_place(2, sel, m, kk / 4), want, "lane {t} v {v0},{v1}");
+                }
+            }
         }
     }
 

@@ -17,12 +17,14 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# Must match `frame` in tests/ptxas_forms.rs.
+# Must match `frame` in tests/ptxas_forms.rs. `target` is `sm_NN` (PTX ISA 9.1) or
+# `sm_NN@X.Y` (PTX ISA X.Y).
 def frame(target, inst):
+    target, _, version = target.partition("@")
     return (
-        ".version 9.1\n.target %s\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+        ".version %s\n.target %s\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
         ".reg .b8 %%b<16>; .reg .b16 %%h<16>; .reg .b32 %%r<16>; .reg .f32 %%f<8>; .reg .f64 %%fd<4>; "
-        ".reg .b64 %%rd<8>; .reg .pred %%p<4>;\n%s\nret;\n}\n" % (target, inst)
+        ".reg .b64 %%rd<8>; .reg .pred %%p<4>;\n%s\nret;\n}\n" % (version or "9.1", target, inst)
     )
 
 
@@ -164,14 +166,57 @@ def mma_block_scale():
                 "{%r10, %r11}, {%r0, %r1, %r2, %r3}, {%r4, %r5, %r6, %r7}, {%r12, %r13}"
             yield "sm_120a", ("%s.sync.aligned.m16n8k64.row.col.kind::f8f6f4.%s.%s.%s.%s %s, "
                               "%%r8, %d;" % (head, dt, at, bt, dt, frags, sel))
-        for kind, vec, stype, shape, at, bt in valid[:4]:
+        for kind, vec, stype, shape, at, bt in valid:
             sshape = "m16n8k%d" % (2 * int(shape[6:]))
             yield "sm_120a", inst(kind, vec, stype, sshape, at, bt, frags=sp4, head=head,
                                   tail=" %%r8, %d," % sel)
 
 
+def mma_sparse_targets():
+    """The sparse FP8/FP6/FP4 mma.sp forms (.e4m3/.e5m2 without a .kind, .kind::f8f6f4,
+    .kind::mxf8f6f4, .kind::mxf4, .kind::mxf4nvf4) on each target from sm_80 to sm_121f and
+    each PTX ISA version from 8.4 to 9.1 that the target exists in."""
+    f4 = "{%f0, %f1, %f2, %f3}"
+    h2 = "{%r10, %r11}"
+    ab = "{%r0, %r1, %r2, %r3}, {%r4, %r5, %r6, %r7}"
+    sel = "%r9, {0, 0}, %r12, {0, 0}"
+    forms = []
+    for sp in ("sp", "sp::ordered_metadata"):
+        for dt, at, bt in [("f32", "e4m3", "e4m3"), ("f32", "e5m2", "e4m3"), ("f16", "e4m3", "e4m3")]:
+            d = f4 if dt == "f32" else h2
+            forms.append("mma.%s.sync.aligned.m16n8k64.row.col.%s.%s.%s.%s %s, %s, %s, %%r8, 0;"
+                         % (sp, dt, at, bt, dt, d, ab, d))
+    head = "mma.sp::ordered_metadata.sync.aligned"
+    for dt, at, bt in [("f32", "e4m3", "e4m3"), ("f32", "e2m1", "e3m2"), ("f16", "e4m3", "e5m2"),
+                       ("f16", "e2m3", "e2m1")]:
+        d = f4 if dt == "f32" else h2
+        forms.append("%s.m16n8k64.row.col.kind::f8f6f4.%s.%s.%s.%s %s, %s, %s, %%r8, 0;"
+                     % (head, dt, at, bt, dt, d, ab, d))
+    for kind, k, at, bt in [("mxf8f6f4.block_scale.scale_vec::1X", 64, "e4m3", "e2m1"),
+                            ("mxf8f6f4.block_scale.scale_vec::1X", 64, "e4m3", "e4m3"),
+                            ("mxf4.block_scale.scale_vec::2X", 128, "e2m1", "e2m1"),
+                            ("mxf4nvf4.block_scale.scale_vec::2X", 128, "e2m1", "e2m1")]:
+        forms.append("%s.m16n8k%d.row.col.kind::%s.f32.%s.%s.f32.ue8m0 %s, %s, %s, %%r8, 0, %s;"
+                     % (head, k, kind, at, bt, f4, ab, f4, sel))
+    forms.append("%s.m16n8k128.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1."
+                 "f32.ue4m3 %s, %s, %s, %%r8, 0, %s;" % (head, f4, ab, f4, sel))
+    # The first PTX ISA version of each target (ptxas 13.5: "PTX .version 8.7 does not support
+    # .target sm_121a").
+    targets = [("sm_80", (8, 4)), ("sm_89", (8, 4)), ("sm_90", (8, 4)), ("sm_90a", (8, 4)),
+               ("sm_100", (8, 6)), ("sm_100a", (8, 6)), ("sm_100f", (8, 8)), ("sm_103a", (8, 8)),
+               ("sm_110a", (9, 0)), ("sm_110f", (9, 0)), ("sm_120", (8, 7)), ("sm_120a", (8, 7)),
+               ("sm_120f", (8, 8)), ("sm_121a", (8, 8)), ("sm_121f", (8, 8))]
+    versions = [(8, 4), (8, 5), (8, 6), (8, 7), (8, 8), (9, 0), (9, 1)]
+    for inst in forms:
+        for target, first in targets:
+            for v in versions:
+                if v >= first:
+                    yield "%s@%d.%d" % (target, v[0], v[1]), inst
+
+
 FAMILIES = {"tcgen05_collector": tcgen05_collector, "multimem": multimem,
-            "tcgen05_sparse": tcgen05_sparse, "mma_block_scale": mma_block_scale}
+            "tcgen05_sparse": tcgen05_sparse, "mma_block_scale": mma_block_scale,
+            "mma_sparse_targets": mma_sparse_targets}
 
 
 def main():
@@ -186,7 +231,8 @@ def main():
                 path = os.path.join(tmp, "k.ptx")
                 with open(path, "w") as f:
                     f.write(frame(target, inst))
-                r = subprocess.run([ptxas, "-arch=" + target, path, "-o", "/dev/null"],
+                r = subprocess.run([ptxas, "-arch=" + target.partition("@")[0], path, "-o",
+                                    "/dev/null"],
                                    capture_output=True, text=True)
                 lines.append("%s\t%s\t%s" % ("ok" if r.returncode == 0 else "no", target, inst))
             with open(os.path.join(HERE, name + ".tsv"), "w") as f:

@@ -18,7 +18,8 @@ the dense A fragment of K/2 columns does. Metadata, per the ISA's metadata figur
 has a 4-bit field of two 2-bit indices (the first in the low bits; .tf32 uses 0b0100 for column 0
 and 0b1110 for column 1, 4-bit types give the pair indices); a group of four lanes (g =
 laneid >> 2) holds rows g and g+8 in T = (chunks per row) / 4 of its lanes, 4g + T*selector + j,
-lane j holding chunks 4j..4j+3 of row g in bits 0-15 and of row g+8 in bits 16-31. The lanes
+lane j holding chunks 4j..4j+3 of row g in bits 0-15 and of row g+8 in bits 16-31 (with T = 4,
+16 chunks a row, lane 4g + 2h + r holds chunks 8h..8h+7 of row g + 8r instead). The lanes
 that are not selected get random metadata, which must be ignored.
 
 8-bit float values are decoded here from the bit layout of PTX ISA 5.2.5 (e4m3: bias 7, e5m2:
@@ -165,11 +166,14 @@ def metadata(fields, k, ty, selector):
     chosen = set()
     for r in range(16):
         for c in range(chunks):
-            lane = 4 * (r % 8) + t * selector + c // 4
+            if t == 4:  # 16 chunks a row: one row per register (docs/isa-notes.md, ⚠)
+                lane, shift = 4 * (r % 8) + 2 * (c // 8) + r // 8, 4 * (c % 8)
+            else:
+                lane, shift = 4 * (r % 8) + t * selector + c // 4, 4 * (c % 4) + 16 * (r // 8)
             if lane not in chosen:
                 meta[lane] = 0
                 chosen.add(lane)
-            meta[lane] |= np.uint64(int(fields[r, c]) << (4 * (c % 4) + 16 * (r // 8)))
+            meta[lane] |= np.uint64(int(fields[r, c]) << shift)
     return meta
 
 

@@ -69,6 +69,12 @@ def metadata(fields, selector, threads):
         if not 0 <= j < threads:
             continue
         v = 0
+        if threads == 4:  # 8-bit: lane 4g + 2h + r holds chunks 8h..8h+7 of row g + 8r (⚠)
+            row = 16 * w + g + 8 * (j & 1)
+            for c in range(8):
+                v |= int(fields[row, 8 * (j >> 1) + c]) << (4 * c)
+            meta[t] = v
+            continue
         for half, row in enumerate((16 * w + g, 16 * w + g + 8)):
             for c in range(4):
                 chunk = 4 * j + c

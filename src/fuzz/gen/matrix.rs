@@ -63,17 +63,6 @@ pub(super) fn all_moves() -> Vec<Move> {
 /// the pattern. The generator's test checks that each pattern still matches a form.
 pub(super) const MATRIX_NOT_GENERATED: &[(&str, &str)] = &[
     (
-        "mma.sp m16n8k128.row.col.kind::mxf4",
-        "the decoder refuses mma.sp .kind::mxf4/::mxf4nvf4 for now (\"not supported yet\": the \
-         sparse fragments of packed .e2m1 pairs), which ptxas 13.5 takes; drop this entry when \
-         it lowers (mma_kind's test says so)",
-    ),
-    (
-        ".satfinite.s32.b1.b1.",
-        "ptxas 13.5 refuses .satfinite on .b1 mma (\"Illegal modifier '.satfinite' for \
-         instruction 'mma'\"), which the decoder takes: a decoder gap (decode_mma's mma_form)",
-    ),
-    (
         "mma.sp m16n8k64.row.col.f16.e",
         "ptxas 13.5 takes mma.sp with FP8 inputs and an .f16 accumulator on no target the \
          generator has (\"not supported on .target 'sm_100'\"; sm_120a only with \
