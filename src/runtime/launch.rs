@@ -851,6 +851,18 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             let (mut c_next, mut c_end) = (0u64, 0u64);
             // A shuffled grid: the seeded order of the current block of CTAs (one worker).
             let mut shuffled: (u64, Vec<u64>) = (u64::MAX, vec![]);
+            // The worker's stop-flag slot: its pool thread's (the worker runs on one thread
+            // from start to end), looked up once rather than per CTA.
+            let slot = rayon::current_thread_index().unwrap_or(nsmid as usize);
+            // The shared buffer's and initcheck shadow's addresses the cluster state was
+            // last reset for (null: not yet). `ClusterState::reset` runs for the worker's first CTA, when those addresses
+            // change, and after a CTA that may have written the state: one whose threads
+            // arrived on the cluster barrier (`ClusterState::used`) or one of a kernel with
+            // `tcgen05` operations (the CTA pairs' state). Otherwise the previous CTA left
+            // the state as its reset did (the buffers' addresses are those of this CTA: `fresh`
+            // keeps their allocations), so kernels without clusters skip it per CTA.
+            let mut cluster_for: (*mut u8, *const std::sync::atomic::AtomicU8) =
+                (std::ptr::null_mut(), std::ptr::null());
             // The environment, built once per worker (the buffers it points into stay in
             // `buf`); each CTA sets its own fields (`ctaid`, the abort flag, where `fresh`
             // left its shared and local memory) before it starts.
@@ -899,7 +911,6 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     }
                     c = shuffled.1[(c % super::shuffle::MAX_SHUFFLED_CTAS) as usize];
                 }
-                let slot = rayon::current_thread_index().unwrap_or(nsmid as usize);
                 let Some(flag) = control.begin(slot, c) else {
                     break;
                 };
@@ -918,12 +929,11 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 if race_sink.is_some() {
                     race.start(c, ctaid_of(c), threads as u32, shared_size);
                 }
-                cluster.reset(
-                    &[shared.as_mut_ptr() as *mut u8],
-                    &[race_of(race)],
-                    &[init_of(shared_init)],
-                    threads as u32,
-                );
+                let ptrs = (shared.as_mut_ptr() as *mut u8, init_of(shared_init));
+                if cluster_for != ptrs || cluster.used() || uses.tensor_memory {
+                    cluster.reset(&[ptrs.0], &[race_of(race)], &[ptrs.1], threads as u32);
+                    cluster_for = ptrs;
+                }
                 env.shared_base = shared.as_mut_ptr() as *mut u8;
                 env.reserved_base = reserved_of(shared);
                 env.local_base = local.as_mut_ptr() as *mut u8;
