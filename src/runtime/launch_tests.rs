@@ -448,10 +448,10 @@ fn record_ctas(grid: [u32; 3]) -> Vec<(std::thread::ThreadId, u64)> {
 /// of consecutive CTAs: one CTA, fewer CTAs than workers, counts that are no multiple of any
 /// run's length, and a 2-D grid whose runs cross rows. A large grid is handed out in long
 /// runs: the guided runs (up to 256 CTAs per worker, `left / (2 × workers)`) make about 130
-/// of 65 536 CTAs with 2 workers and stay under 1 024 up to some 128 workers. (Batches of 32
-/// CTAs make 2 048, but a thread that takes two of them in a row runs them as one run here,
-/// so this bound alone does not tell the two schedules apart; `runtime::clc`'s tests check
-/// the runs' lengths.)
+/// of 65 536 CTAs with 2 workers and stay under 1 024 up to some 128 workers. (The general
+/// schedule's batches of 32 CTAs make 2 048, fewer where a thread takes two in a row: on a
+/// busy host this bound alone may not tell the two schedules apart, on an idle one it does;
+/// `runtime::clc`'s tests check the runs' lengths.)
 #[test]
 fn single_cta_grids_run_every_cta_once_in_runs() {
     for grid in [
@@ -509,24 +509,29 @@ fn empty_interpreter() -> crate::interp::Interpreter {
     crate::interp::Interpreter::new(k, layout, false).expect("decodes")
 }
 
-/// One launch of `engine` on a grid of `grid` CTAs of 32 threads; its warp runs.
+/// One launch of `engine` on a grid of `grid` CTAs of 32 threads; its warp runs. The
+/// launch says what the empty kernel uses (no tensor memory, mbarrier, reserved shared
+/// memory or cluster barrier), as a host launch would, so its CTAs take the single-round
+/// schedule (`batch_worker`'s guided runs).
 fn launch_empty(engine: &dyn WarpEngine, grid: [u32; 3]) -> u64 {
     let memory = DeviceMemory::new();
     let mut params = vec![0u8; 1];
-    run_grid(
-        engine,
-        LaunchInput::bare(
-            LaunchDims {
-                grid,
-                block: [32, 1, 1],
-                shared_bytes: 0,
-            },
-            &mut params,
-            &memory,
-        ),
-    )
-    .expect("runs")
-    .warp_runs
+    let mut input = LaunchInput::bare(
+        LaunchDims {
+            grid,
+            block: [32, 1, 1],
+            shared_bytes: 0,
+        },
+        &mut params,
+        &memory,
+    );
+    input.uses = CtaStateUse {
+        tensor_memory: false,
+        mbarrier: false,
+        reserved_shared: false,
+        cluster_barrier: false,
+    };
+    run_grid(engine, input).expect("runs").warp_runs
 }
 
 /// Many small launches in a row, each with a pool helper that mostly starts after the
