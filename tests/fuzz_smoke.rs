@@ -86,8 +86,6 @@ fn generated_kernels_pass_ptxas() {
 /// 6 run on both engines, agree, and fault only at a generated `trap`.
 #[test]
 fn generated_tcgen05_pair_and_collector_kernels() {
-    use ptxjit::fuzz::diff::{run_engine, Outcome};
-    use ptxjit::host::Engine;
     let ptxas = ptxas();
     let dir = std::env::temp_dir().join(format!("ptxjit-fuzz-tc05-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -114,38 +112,13 @@ fn generated_tcgen05_pair_and_collector_kernels() {
         ashift += usize::from(has(".ashift"));
         if let Some(ptxas) = &ptxas {
             let file = dir.join(format!("{}.ptx", case_name(seed)));
-            std::fs::write(&file, &case.ptx).unwrap();
-            let out = Command::new(ptxas)
-                .args(["-arch=sm_100a", "-o", "/dev/null"])
-                .arg(&file)
-                .output()
-                .unwrap();
-            if out.status.success() {
-                let _ = std::fs::remove_file(&file);
-            } else {
-                let err = String::from_utf8_lossy(&out.stderr);
+            if let Some(err) = ptxas_error(ptxas, &file, &case.ptx, "-arch=sm_100a") {
                 failures.push(format!("{}: ptxas: {err}", file.display()));
             }
         }
         if ran < 6 {
             ran += 1;
-            let v = compare(&case);
-            if !v.is_agree() {
-                failures.push(format!(
-                    "case seed {seed:#x}: {}",
-                    ptxjit::fuzz::headline(&v)
-                ));
-            }
-            match run_engine(&case, Engine::Interp, Duration::from_secs(120)) {
-                Outcome::Done(_) => {}
-                Outcome::LaunchError(e)
-                    if e.to_string().contains("trap by CTA")
-                        && e.to_string().contains("in 'trap'") => {}
-                Outcome::LoadError(e) | Outcome::LaunchError(e) => {
-                    failures.push(format!("case seed {seed:#x}: {e}"))
-                }
-                Outcome::Panic(m) => failures.push(format!("case seed {seed:#x}: panic: {m}")),
-            }
+            check_both_engines(&case, seed, trap_fault, &mut failures);
         }
     }
     if ptxas.is_none() {
@@ -168,8 +141,6 @@ fn generated_tcgen05_pair_and_collector_kernels() {
 /// at the generator's deliberately non-uniform thread-id-a selector.
 #[test]
 fn generated_block_scaled_and_sparse_kind_kernels() {
-    use ptxjit::fuzz::diff::{run_engine, Outcome};
-    use ptxjit::host::Engine;
     let ptxas = ptxas();
     let dir = std::env::temp_dir().join(format!("ptxjit-fuzz-mx-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -203,36 +174,13 @@ fn generated_block_scaled_and_sparse_kind_kernels() {
         }
         if let Some(ptxas) = &ptxas {
             let file = dir.join(format!("{}.ptx", case_name(seed)));
-            std::fs::write(&file, &case.ptx).unwrap();
-            let out = Command::new(ptxas)
-                .args(["-arch=sm_120a", "-o", "/dev/null"])
-                .arg(&file)
-                .output()
-                .unwrap();
-            if out.status.success() {
-                let _ = std::fs::remove_file(&file);
-            } else {
-                let err = String::from_utf8_lossy(&out.stderr);
+            if let Some(err) = ptxas_error(ptxas, &file, &case.ptx, "-arch=sm_120a") {
                 failures.push(format!("{}: ptxas: {err}", file.display()));
             }
         }
         if ran < 8 {
             ran += 1;
-            let v = compare(&case);
-            if !v.is_agree() {
-                failures.push(format!(
-                    "case seed {seed:#x}: {}",
-                    ptxjit::fuzz::headline(&v)
-                ));
-            }
-            match run_engine(&case, Engine::Interp, Duration::from_secs(120)) {
-                Outcome::Done(_) => {}
-                Outcome::LaunchError(e) if expected_fault(&e.to_string()) => {}
-                Outcome::LoadError(e) | Outcome::LaunchError(e) => {
-                    failures.push(format!("case seed {seed:#x}: {e}"))
-                }
-                Outcome::Panic(m) => failures.push(format!("case seed {seed:#x}: panic: {m}")),
-            }
+            check_both_engines(&case, seed, expected_fault, &mut failures);
         }
     }
     if ptxas.is_none() {
@@ -246,11 +194,61 @@ fn generated_block_scaled_and_sparse_kind_kernels() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Writes `text` to `file` and runs ptxas for `arch` (`-arch=sm_XX`) on it: `None` where
+/// ptxas accepts it (the file removed), else ptxas's message (the file kept to look at).
+fn ptxas_error(ptxas: &Path, file: &Path, text: &str, arch: &str) -> Option<String> {
+    std::fs::write(file, text).unwrap();
+    let out = Command::new(ptxas)
+        .args([arch, "-o", "/dev/null"])
+        .arg(file)
+        .output()
+        .unwrap();
+    if out.status.success() {
+        let _ = std::fs::remove_file(file);
+        None
+    } else {
+        Some(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
+
+/// Compares `case` (of `seed`) on both engines and runs it on the interpreter: a
+/// disagreement, a load error, a launch error that `fault_ok` does not accept, or a panic is
+/// added to `failures`.
+fn check_both_engines(
+    case: &LaunchCase,
+    seed: u64,
+    fault_ok: fn(&str) -> bool,
+    failures: &mut Vec<String>,
+) {
+    use ptxjit::fuzz::diff::{run_engine, Outcome};
+    use ptxjit::host::Engine;
+    let v = compare(case);
+    if !v.is_agree() {
+        failures.push(format!(
+            "case seed {seed:#x}: {}",
+            ptxjit::fuzz::headline(&v)
+        ));
+    }
+    match run_engine(case, Engine::Interp, Duration::from_secs(120)) {
+        Outcome::Done(_) => {}
+        Outcome::LaunchError(e) if fault_ok(&e.to_string()) => {}
+        Outcome::LoadError(e) | Outcome::LaunchError(e) => {
+            failures.push(format!("case seed {seed:#x}: {e}"))
+        }
+        Outcome::Panic(m) => failures.push(format!("case seed {seed:#x}: panic: {m}")),
+    }
+}
+
+/// The fault every generated kernel may end with: its conditional `trap`.
+fn trap_fault(e: &str) -> bool {
+    e.contains("trap by CTA") && e.contains("in 'trap'")
+}
+
 /// The faults a generated kernel may end with: its conditional `trap`, and the block-scaled
 /// `mma` whose thread-id-a the generator makes differ across the warp on purpose
 /// (`src/fuzz/gen/mma_kind.rs`).
 fn expected_fault(e: &str) -> bool {
-    (e.contains("trap by CTA") && e.contains("in 'trap'"))
+    trap_fault(e)
         || (e.contains("mma block_scale: thread-id-a is 0 in lane 0 but 1 in lane 1")
             && e.contains(".block_scale"))
 }
@@ -444,18 +442,8 @@ fn instruction_table_matches_ptxas_and_lowering() {
         }
         if let Some(ptxas) = &ptxas {
             let file = dir.join(format!("form{i}.ptx"));
-            std::fs::write(&file, &text).unwrap();
-            let out = Command::new(ptxas)
-                .args([arch, "-o", "/dev/null"])
-                .arg(&file)
-                .output()
-                .unwrap();
-            if !out.status.success() {
-                failures.push(format!(
-                    "{what} ({}): ptxas: {}",
-                    f.op,
-                    String::from_utf8_lossy(&out.stderr)
-                ));
+            if let Some(err) = ptxas_error(ptxas, &file, &text, arch) {
+                failures.push(format!("{what} ({}): ptxas: {err}", f.op));
             }
         }
     }
