@@ -462,8 +462,9 @@ impl AbortControl {
     /// after the one the slot holds now (claimed by [`begin`](Self::begin) or `next`, and
     /// not released since): its stop flag, or `None` when the CTA must not run. The same
     /// answer as `begin`, without `begin`'s two sequentially consistent stores (each a full
-    /// fence on x86, which waits for the previous CTA's stores to reach the cache: about 6%
-    /// of a memory-streaming kernel's CPU time with 1 KiB CTAs on a 2-core AMD EPYC).
+    /// fence on x86, which waits for the previous CTA's stores to reach the cache: 5–8% of
+    /// the CPU time of a C model of a streaming copy with 1 KiB CTAs on an AMD EPYC,
+    /// docs/performance.md).
     ///
     /// # ⚠ Why no fence is needed
     /// A stop raises the flag of every slot whose CTA must stop and is never undone but by
