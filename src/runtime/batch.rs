@@ -4,8 +4,8 @@
 //! batch worker of [`super::launch::run_grid`]) runs its CTAs in batches of consecutive
 //! linear indices. Between two CTAs of a batch the runtime has only a few things to do,
 //! which [`CtaBatch::advance`] does for both engines:
-//! - claim the next CTA's stop flag (`AbortControl::begin`: a fault in a lower CTA, a time
-//!   limit or a deadlock elsewhere stops it before it starts);
+//! - claim the next CTA's stop flag (`AbortControl::next`, without a fence: a fault in a
+//!   lower CTA, a time limit or a deadlock elsewhere stops it before it starts);
 //! - clear the CTA's shared and local memory (every CTA starts with them zero-filled, as the
 //!   general worker's buffers are);
 //! - advance `%ctaid` (x fastest, no divisions) and point [`CtaEnv::abort`] at the new flag.
@@ -74,7 +74,8 @@ impl CtaBatch {
             self.stopped = true;
             return false;
         };
-        let Some(flag) = control.begin(self.slot, c) else {
+        // The slot holds the current CTA, `c - 1` (`new`'s caller claimed the first).
+        let Some(flag) = control.next(self.slot, c) else {
             self.stopped = true;
             return false;
         };

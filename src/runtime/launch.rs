@@ -854,6 +854,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             // The worker's stop-flag slot: its pool thread's (the worker runs on one thread
             // from start to end), looked up once rather than per CTA.
             let slot = rayon::current_thread_index().unwrap_or(nsmid as usize);
+            // The CTA whose claim the slot holds (`None`: released).
+            let mut held: Option<u64> = None;
             // The shared buffer's and initcheck shadow's addresses the cluster state was
             // last reset for (null: not yet). `ClusterState::reset` runs for the worker's first CTA, when those addresses
             // change, and after a CTA that may have written the state: one whose threads
@@ -911,9 +913,18 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     }
                     c = shuffled.1[(c % super::shuffle::MAX_SHUFFLED_CTAS) as usize];
                 }
-                let Some(flag) = control.begin(slot, c) else {
+                // The CTA after the one the slot holds takes its flag without a fence
+                // (`AbortControl::next`); the slot is released once, when the worker ends.
+                let claimed = match held {
+                    Some(p) if shuffle.is_none() && p.checked_add(1) == Some(c) => {
+                        control.next(slot, c)
+                    }
+                    _ => control.begin(slot, c),
+                };
+                let Some(flag) = claimed else {
                     break;
                 };
+                held = Some(c);
                 let CtaBuffers {
                     shared,
                     shared_init,
@@ -946,9 +957,11 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 env.warp = 0;
                 start_cta(engine, &state_init, states);
                 let (n, _) = run_cta(engine, &mut env, c, &grid, states, false);
-                control.end(slot);
                 my_runs += n;
                 ran = true;
+            }
+            if held.is_some() {
+                control.end(slot);
             }
             note_worker(ran, my_runs);
             if keep_spare {
