@@ -324,6 +324,9 @@ pub(super) struct Gen<'a, 'b> {
     /// The per-pass count of full `bar.sync` arrivals, where the kernel completes uniform
     /// barriers inside the call (`ctabar.rs`).
     pub(super) bar_slot: Option<cranelift_codegen::ir::StackSlot>,
+    /// The deferred arrivals at uniform barriers (`ctabar.rs`, "Deferred arrivals"), in a
+    /// kernel whose turns start with the release at the turn (`Gen::gen_resume`).
+    pub(super) lazy: Option<super::ctabar::Lazy>,
     /// How many times each value is read in the function: as an instruction operand, a
     /// branch condition or a block argument (`use_counts`).
     pub(super) uses: Vec<u32>,
@@ -986,6 +989,7 @@ pub fn generate(
     } else {
         warp_start
     };
+    let lazy = (turn_start != warp_start).then(|| super::ctabar::Lazy::new(&mut b));
     b.ins().brif(differs, set, &[], turn_start, &[]);
     b.switch_to_block(set);
     b.ins()
@@ -1086,6 +1090,7 @@ pub fn generate(
         uniform_mask: None,
         hoist,
         bar_slot,
+        lazy,
         uses: use_counts(f),
         next_cta: restart.map(|w| (preloop.map_or(warp_loop, |(pre, _)| pre), w)),
         batch_again: None,
@@ -1144,8 +1149,10 @@ pub fn generate(
         g.hoist.cta.drop_repeats(asked.0, asked.1);
     }
     g.check_direct()?;
-    // After every block: the per-call range checks they asked for (`ctacheck.rs`).
+    // After every block: the per-call range checks they asked for (`ctacheck.rs`), the
+    // write-out of deferred barrier arrivals (`ctabar.rs`).
     g.gen_cta_checks()?;
+    g.gen_lazy_flush();
     g.b.seal_all_blocks();
     g.b.finalize(frontend);
     Ok(())
@@ -1438,7 +1445,8 @@ impl Gen<'_, '_> {
             self.gen_abort_release(turn, ret);
             self.b.switch_to_block(ret);
         }
-        self.b.ins().return_(&[ran]);
+        // The pass's deferred arrivals written out first (`ctabar.rs`).
+        self.gen_exit_value(ran);
 
         // Scan the active words.
         self.b.switch_to_block(scan);

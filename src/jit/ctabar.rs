@@ -71,6 +71,34 @@
 //!   dispatcher clears them as it would have now; the abort flag is read again at the next
 //!   warp's dispatch, or at the next pass's first, or the call returns.
 //!
+//! # Deferred arrivals
+//! Where every warp of the CTA arrives fully at one `bar.sync` in a pass, nothing of the
+//! arrival needs to be in the warp states while the call runs on: the next pass releases
+//! every warp at its turn (above). It is written there only where the call returns:
+//!
+//! - **Deferred arrival**: in a kernel whose turns start with the release, a full arrival
+//!   at a [`Site`] (a `bar.sync` with a constant thread count and predicate whose `Barrier`
+//!   terminator passes no block arguments, so that the arrival ends the turn; at most
+//!   [`MAX_SITES`] of them) sets the turn's bit in the site's word of [`LAZY`] and ends the
+//!   turn: no record field, count, key or parked lane is written. Its test is the full
+//!   arrival's; a turn past the 32nd takes the helper.
+//! - **Completion** (`Gen::gen_round_end`): a pass in which one site's word holds every
+//!   turn of the call, whose thread count is 0 or 32 × the warps, in a call that may
+//!   complete barriers itself, is complete by the argument of "Count" (every warp arrived
+//!   fully at one barrier; the call covers the CTA in warp order). The round end puts the
+//!   site's target and record into [`RESUME`] and [`REC`] and starts the next pass; each
+//!   warp's turn starts with its release as above (`Gen::gen_resume`), which takes the
+//!   warp's non-exited lanes (its parked lanes after a full arrival written to the state,
+//!   the lanes it arrived with after a deferred one: it has not run since) and clears the
+//!   record and the parked lanes in both cases.
+//! - **Every return** (`Gen::gen_exit_value`: the round end's return to the scheduler, the
+//!   dispatcher's abort return) first writes the pass's deferred arrivals into the warp
+//!   states (`Gen::gen_lazy_flush`: record fields, predicate lanes and parked lanes, as the
+//!   full arrival above writes them), so that the scheduler finds the states the full
+//!   arrival leaves. A pass in which some arrival was deferred and not every warp arrived
+//!   at that site (a warp that exited, arrivals at different sites, one not deferred)
+//!   returns to the scheduler that way.
+//!
 //! What the scheduler does per round besides completing barriers is not needed then: the
 //! shuffled order and the per-warp calls are excluded by the flag; the mbarrier deadlock
 //! judgement and the cluster barrier's turn only act for kernels with mbarrier or
@@ -111,8 +139,14 @@ const RESUME: i32 = 16;
 /// Offset of the released barrier record's offset from `BAR_OFF` (`i32`, the id times
 /// `BAR_REC`) in the stack slot, while [`RESUME`] is set.
 const REC: i32 = 20;
+/// Offset of the pass's deferred arrivals in the stack slot: for the site of index `n`, the
+/// `u32` at `LAZY + 4 n` has bit `j` set when the warp of turn `j` arrived there without
+/// writing its state (module comment, "Deferred arrivals").
+const LAZY: i32 = 24;
 /// Bytes of the stack slot.
-const SLOT_BYTES: u32 = 24;
+const SLOT_BYTES: u32 = 40;
+/// At most this many `bar.sync` instructions get deferred arrivals.
+const MAX_SITES: usize = 4;
 /// At most this many barrier targets get a release of their own (`Gen::gen_round_end`).
 const MAX_TARGETS: usize = 4;
 /// At most this many barrier ids in use (`WarpLayout::bar_ids`) for the inline arrival: the
@@ -179,6 +213,51 @@ fn loop_ahead(f: &ir::Function, start: ir::Block) -> bool {
     false
 }
 
+/// A `bar.sync` whose full arrivals are deferred (module comment, "Deferred arrivals"):
+/// what the write-out of such an arrival stores.
+pub(super) struct Site {
+    /// `BAR_INST`'s value: the IR instruction index + 1.
+    inst: u32,
+    /// The barrier id.
+    id: u32,
+    /// The (constant) thread count.
+    threads: u32,
+    /// `BAR_FLAGS`' value.
+    flags: u32,
+    /// Whether the arrival's (constant) predicate is true: its lanes go into `BAR_PRED`.
+    pred: bool,
+    /// The barrier target's block priority.
+    target: u32,
+}
+
+/// The deferred arrivals of a kernel that releases its warps at their turns.
+pub(super) struct Lazy {
+    /// The round end's test of the deferred arrivals (`Gen::gen_lazy_end`).
+    end: cranelift_codegen::ir::Block,
+    /// The round end's start of the next pass, which `end` goes to for a complete pass.
+    after: cranelift_codegen::ir::Block,
+    /// The block that writes the pass's deferred arrivals into the warp states and returns
+    /// its `i32` parameter (`Gen::gen_lazy_flush`, emitted after every block).
+    flush: cranelift_codegen::ir::Block,
+    /// The sites, in the order of their words in [`LAZY`] (noted as the blocks are
+    /// generated, after the round end: its test of them is emitted after every block).
+    sites: Vec<Site>,
+}
+
+impl Lazy {
+    /// A kernel's deferred arrivals, with the flush block created in `b`.
+    pub(super) fn new(b: &mut FunctionBuilder) -> Self {
+        let flush = b.create_block();
+        b.append_block_param(flush, types::I32);
+        Lazy {
+            end: b.create_block(),
+            after: b.create_block(),
+            flush,
+            sites: Vec::new(),
+        }
+    }
+}
+
 /// The stack slot of the per-pass count and key, for a kernel with [`in_call_completion`],
 /// zeroed in the function's entry block (the current block of `b`).
 pub(super) fn new_slot(b: &mut FunctionBuilder, ptr: cranelift_codegen::ir::Type) -> StackSlot {
@@ -193,6 +272,8 @@ pub(super) fn new_slot(b: &mut FunctionBuilder, ptr: cranelift_codegen::ir::Type
     b.ins().stack_store(ptr, zero, ss, RESUME);
     let ones = b.ins().iconst(types::I32, -1);
     b.ins().stack_store(ptr, ones, ss, KEY_AND);
+    b.ins().stack_store(ptr, zero, ss, LAZY);
+    b.ins().stack_store(ptr, zero, ss, LAZY + 8);
     ss
 }
 
@@ -248,26 +329,56 @@ impl Gen<'_, '_> {
             let v = ld(self, off);
             busy = self.b.ins().bor(busy, v);
         }
-        let fast = self.b.create_block();
-        let slow_b = self.b.create_block();
-        let join = self.b.create_block();
-        self.b.ins().brif(busy, slow_b, &[], fast, &[]);
-
-        // `runtime::warp::arrive` for a first arrival: fields, arrived and waiting lanes
-        // (both were 0), predicate lanes.
-        self.b.switch_to_block(fast);
-        let st = |g: &mut Self, v: Value, off: u32| {
-            g.b.ins().store(TRUSTED(), v, s, off as i32);
-        };
-        st(self, threads, bar_field(id, BAR_THREADS));
-        let inst = self.b.ins().iconst(types::I32, i64::from(i.0) + 1);
-        st(self, inst, bar_field(id, BAR_INST));
         let flags = kind.code()
             | if aligned {
                 crate::analysis::schedule::BAR_ALIGNED
             } else {
                 0
             };
+        let threads_c = d.args.get(1).and_then(|&a| self.f.const_bits(a));
+        let site = self.lazy_site(i, id, threads_c, flags, pred, &bd.term);
+        let fast = self.b.create_block();
+        let slow_b = self.b.create_block();
+        let join = self.b.create_block();
+        self.b.ins().brif(busy, slow_b, &[], fast, &[]);
+        self.b.switch_to_block(fast);
+        if let (Some(n), Some(ss), Some(end)) = (site, self.bar_slot, self.turn_end) {
+            // The deferred arrival: the turn's bit in the site's word, the turn's end; a turn
+            // past the word's bits takes the helper.
+            let turn = self
+                .b
+                .ins()
+                .stack_load(self.ptr, types::I32, self.e.frame, FRAME_TURN);
+            let big = self.b.ins().icmp_imm_s(
+                IntCC::UnsignedGreaterThanOrEqual,
+                turn,
+                i64::from(WARP_SIZE),
+            );
+            let defer = self.b.create_block();
+            self.b.ins().brif(big, slow_b, &[], defer, &[]);
+            self.b.switch_to_block(defer);
+            let one = self.b.ins().iconst(types::I32, 1);
+            let bit = self.b.ins().ishl(one, turn);
+            let off = LAZY + 4 * n as i32;
+            let lazy = self.b.ins().stack_load(self.ptr, types::I32, ss, off);
+            let lazy = self.b.ins().bor(lazy, bit);
+            self.b.ins().stack_store(self.ptr, lazy, ss, off);
+            self.b.ins().jump(end, &[]);
+            self.b.switch_to_block(slow_b);
+            slow(self);
+            self.b.ins().jump(join, &[]);
+            self.b.switch_to_block(join);
+            return true;
+        }
+
+        // `runtime::warp::arrive` for a first arrival: fields, arrived and waiting lanes
+        // (both were 0), predicate lanes.
+        let st = |g: &mut Self, v: Value, off: u32| {
+            g.b.ins().store(TRUSTED(), v, s, off as i32);
+        };
+        st(self, threads, bar_field(id, BAR_THREADS));
+        let inst = self.b.ins().iconst(types::I32, i64::from(i.0) + 1);
+        st(self, inst, bar_field(id, BAR_INST));
         let flags = self.b.ins().iconst(types::I32, i64::from(flags));
         st(self, flags, bar_field(id, BAR_FLAGS));
         st(self, mask, bar_field(id, BAR_ARRIVED));
@@ -327,6 +438,203 @@ impl Gen<'_, '_> {
         true
     }
 
+    /// Where the full arrival of instruction `i` (barrier `id`, constant thread count
+    /// `threads` and predicate `pred` if they are constants, flags `flags`, its block's
+    /// terminator `term`) is deferred (module comment, "Deferred arrivals"): the index of
+    /// its site, noted for the write-out. `None` where it is not.
+    fn lazy_site(
+        &mut self,
+        i: ir::Inst,
+        id: u32,
+        threads: Option<u64>,
+        flags: u32,
+        pred: Option<u64>,
+        term: &Terminator,
+    ) -> Option<usize> {
+        let (pred, threads) = (pred?, u32::try_from(threads?).ok()?);
+        let Terminator::Barrier { next } = term else {
+            return None;
+        };
+        if !next.args.is_empty() || self.turn_end.is_none() || self.bar_slot.is_none() {
+            return None;
+        }
+        let target = self.layout.prio[next.block.index()];
+        self.layout
+            .barrier_targets
+            .iter()
+            .position(|&t| t == target)?;
+        let lazy = self.lazy.as_mut()?;
+        let inst = i.0 + 1;
+        match lazy.sites.iter().position(|s| s.inst == inst) {
+            Some(n) => Some(n),
+            None if lazy.sites.len() < MAX_SITES => {
+                lazy.sites.push(Site {
+                    inst,
+                    id,
+                    threads,
+                    flags,
+                    pred: pred != 0,
+                    target,
+                });
+                Some(lazy.sites.len() - 1)
+            }
+            None => None,
+        }
+    }
+
+    /// Returns `v` (`i32`) from the generated function, the pass's deferred arrivals first
+    /// written into the warp states where the kernel has them (`Gen::gen_lazy_flush`).
+    pub(super) fn gen_exit_value(&mut self, v: Value) {
+        match &self.lazy {
+            Some(l) => {
+                let flush = l.flush;
+                self.b.ins().jump(flush, &[BlockArg::Value(v)]);
+            }
+            None => {
+                self.b.ins().return_(&[v]);
+            }
+        }
+    }
+
+    /// The flush block of [`Lazy`]: each warp of each site's word of [`LAZY`] gets the
+    /// record fields, predicate lanes and parked lanes the full arrival at the site writes
+    /// (its arrival mask: its non-exited lanes, as it has not run since), then the function
+    /// returns the block's parameter.
+    pub(super) fn gen_lazy_flush(&mut self) {
+        let (Some(lazy), Some(ss)) = (self.lazy.take(), self.bar_slot) else {
+            return;
+        };
+        self.gen_lazy_end(&lazy);
+        self.b.switch_to_block(lazy.flush);
+        let v = self.b.block_params(lazy.flush)[0];
+        let frame = self.e.frame;
+        let (_, table) = self.warp_count_and_table(frame);
+        for (n, site) in lazy.sites.iter().enumerate() {
+            let bits = self
+                .b
+                .ins()
+                .stack_load(self.ptr, types::I32, ss, LAZY + 4 * n as i32);
+            // One warp per set bit, lowest first.
+            let head = self.b.create_block();
+            let rest = self.b.append_block_param(head, types::I32);
+            let next = self.b.create_block();
+            self.b.ins().jump(head, &[BlockArg::Value(bits)]);
+            self.b.switch_to_block(head);
+            let body = self.b.create_block();
+            self.b.ins().brif(rest, body, &[], next, &[]);
+            self.b.switch_to_block(body);
+            let j = self.b.ins().ctz(rest);
+            let less = self.b.ins().iadd_imm_s(rest, -1);
+            let left = self.b.ins().band(rest, less);
+            let jp = self.b.ins().uextend(self.ptr, j);
+            let joff = self.b.ins().imul_imm_s(jp, i64::from(self.ptr.bytes()));
+            let slot = self.b.ins().iadd(table, joff);
+            let s = self.b.ins().load(self.ptr, TRUSTED(), slot, 0);
+            let ld = |g: &mut Self, off: u32| g.b.ins().load(types::I32, TRUSTED(), s, off as i32);
+            let st = |g: &mut Self, v: Value, off: u32| {
+                g.b.ins().store(TRUSTED(), v, s, off as i32);
+            };
+            let live = ld(self, LIVE_OFF);
+            let exited = ld(self, EXITED_OFF);
+            let mask = self.b.ins().band_not(live, exited);
+            let id = site.id;
+            let threads = self.b.ins().iconst(types::I32, i64::from(site.threads));
+            st(self, threads, bar_field(id, BAR_THREADS));
+            let inst = self.b.ins().iconst(types::I32, i64::from(site.inst));
+            st(self, inst, bar_field(id, BAR_INST));
+            let flags = self.b.ins().iconst(types::I32, i64::from(site.flags));
+            st(self, flags, bar_field(id, BAR_FLAGS));
+            st(self, mask, bar_field(id, BAR_ARRIVED));
+            st(self, mask, bar_field(id, BAR_WAITING));
+            if site.pred {
+                let old = ld(self, bar_field(id, BAR_PRED));
+                let new = self.b.ins().bor(old, mask);
+                st(self, new, bar_field(id, BAR_PRED));
+            }
+            let po = self.layout.parked(site.target);
+            let old = ld(self, po);
+            let new = self.b.ins().bor(old, mask);
+            st(self, new, po);
+            self.b.ins().jump(head, &[BlockArg::Value(left)]);
+            self.b.switch_to_block(next);
+        }
+        self.b.ins().return_(&[v]);
+    }
+
+    /// The round end's test of the pass's deferred arrivals (block [`Lazy::end`], which
+    /// the round end enters when some word of [`LAZY`] is set; emitted after every block,
+    /// when the sites are known): one site's word with every turn of the call, in a call
+    /// that may complete barriers itself (`CtaEnv::complete_in_call`), with a thread count
+    /// of 0 or 32 × the warps: the release at the turns noted ([`RESUME`], [`REC`]) and on
+    /// to the next pass ([`Lazy::after`]); else the write-out and the return of 0.
+    fn gen_lazy_end(&mut self, lazy: &Lazy) {
+        let Some(ss) = self.bar_slot else {
+            return;
+        };
+        self.b.switch_to_block(lazy.end);
+        let env = self.e.env;
+        let frame = self.e.frame;
+        let (count, _) = self.warp_count_and_table(frame);
+        let allowed = self.b.ins().load(
+            types::I32,
+            TRUSTED(),
+            env,
+            offset_of!(CtaEnv, complete_in_call) as i32,
+        );
+        // Every turn's bit; none for a call of more than 32 warps (whose later turns are
+        // never deferred).
+        let small =
+            self.b
+                .ins()
+                .icmp_imm_s(IntCC::UnsignedLessThanOrEqual, count, i64::from(WARP_SIZE));
+        let small = self.b.ins().uextend(types::I32, small);
+        let allowed = self.b.ins().band(allowed, small);
+        let one = self.b.ins().iconst(types::I64, 1);
+        let count64 = self.b.ins().uextend(types::I64, count);
+        let all = self.b.ins().ishl(one, count64);
+        let all = self.b.ins().iadd_imm_s(all, -1);
+        let all = self.b.ins().ireduce(types::I32, all);
+        let cta = self.b.ins().imul_imm_s(count, i64::from(WARP_SIZE));
+        for (n, site) in lazy.sites.iter().enumerate() {
+            let w = self
+                .b
+                .ins()
+                .stack_load(self.ptr, types::I32, ss, LAZY + 4 * n as i32);
+            let full = self.b.ins().icmp(IntCC::Equal, w, all);
+            let full = self.b.ins().uextend(types::I32, full);
+            let mut ok = self.b.ins().band(full, allowed);
+            if site.threads != 0 {
+                let exact = self
+                    .b
+                    .ins()
+                    .icmp_imm_s(IntCC::Equal, cta, i64::from(site.threads));
+                let exact = self.b.ins().uextend(types::I32, exact);
+                ok = self.b.ins().band(ok, exact);
+            }
+            let go = self.b.create_block();
+            let next = self.b.create_block();
+            self.b.ins().brif(ok, go, &[], next, &[]);
+            self.b.switch_to_block(go);
+            let k = self
+                .layout
+                .barrier_targets
+                .iter()
+                .position(|&t| t == site.target)
+                .expect("a site's target is a barrier target");
+            let r = self.b.ins().iconst(types::I32, k as i64 + 1);
+            self.b.ins().stack_store(self.ptr, r, ss, RESUME);
+            let rec = self
+                .b
+                .ins()
+                .iconst(types::I32, i64::from(site.id * BAR_REC));
+            self.b.ins().stack_store(self.ptr, rec, ss, REC);
+            self.b.ins().jump(lazy.after, &[]);
+            self.b.switch_to_block(next);
+        }
+        let zero = self.b.ins().iconst(types::I32, 0);
+        self.b.ins().jump(lazy.flush, &[BlockArg::Value(zero)]);
+    }
+
     /// The end of a pass of the warp loop (block `done`, every warp has run): complete the
     /// pass's barrier and start the next pass where the module comment's conditions hold,
     /// else return 0 (every warp stopped) to the CTA scheduler. The warp-state table and
@@ -353,6 +661,20 @@ impl Gen<'_, '_> {
             self.b.ins().stack_store(self.ptr, zero32, ss, RESUME);
         }
         let (count, table) = self.warp_count_and_table(frame);
+        let after = match &self.lazy {
+            Some(l) => {
+                // Deferred arrivals: tested after the blocks have noted their sites.
+                let (end, after) = (l.end, l.after);
+                let w0 = self.b.ins().stack_load(self.ptr, types::I64, ss, LAZY);
+                let w1 = self.b.ins().stack_load(self.ptr, types::I64, ss, LAZY + 8);
+                let any = self.b.ins().bor(w0, w1);
+                let eager = self.b.create_block();
+                self.b.ins().brif(any, end, &[], eager, &[]);
+                self.b.switch_to_block(eager);
+                after
+            }
+            None => self.b.create_block(),
+        };
         let allowed = self.b.ins().load(
             types::I32,
             TRUSTED(),
@@ -381,7 +703,6 @@ impl Gen<'_, '_> {
         let id = self.b.ins().band_imm_s(key, 0xf);
         let rec32 = self.b.ins().imul_imm_s(id, i64::from(BAR_REC));
         let rec_off = self.b.ins().uextend(self.ptr, rec32);
-        let after = self.b.create_block();
         let targets = self.layout.barrier_targets.clone();
         if self.resumes() {
             // Every warp parked at one target (one bit in the pass's targets): each warp is
@@ -446,6 +767,10 @@ impl Gen<'_, '_> {
         self.b.ins().stack_store(self.ptr, zero64, ss, TARGETS);
         let ones = self.b.ins().iconst(types::I32, -1);
         self.b.ins().stack_store(self.ptr, ones, ss, KEY_AND);
+        if self.lazy.is_some() {
+            self.b.ins().stack_store(self.ptr, zero64, ss, LAZY);
+            self.b.ins().stack_store(self.ptr, zero64, ss, LAZY + 8);
+        }
         let zero32 = self.b.ins().iconst(types::I32, 0);
         self.b
             .ins()
@@ -504,7 +829,9 @@ impl Gen<'_, '_> {
     /// lanes are all parked at `p` (none is parked elsewhere, none is pending: see the
     /// module comment), so only `p`'s masks and active bit change, and the barrier's record
     /// (at `rec_off` in the state) is cleared. For the warps of index `start` (`u32`) on;
-    /// then on to `after`.
+    /// then on to `after`. In a kernel with deferred arrivals, the lanes released are the
+    /// warp's non-exited lanes (its parked lanes after a full arrival written to its state,
+    /// the lanes it arrived with after a deferred one: module comment, "Deferred arrivals").
     #[allow(clippy::too_many_arguments)]
     fn gen_release_one(
         &mut self,
@@ -517,7 +844,16 @@ impl Gen<'_, '_> {
     ) {
         let (head, j, s) = self.warp_table_loop_from(table, count, start, after);
         let (po, qo) = (self.layout.parked(p) as i32, self.layout.pending(p) as i32);
-        let parked = self.b.ins().load(types::I32, TRUSTED(), s, po);
+        let parked = if self.lazy.is_some() {
+            let live = self.b.ins().load(types::I32, TRUSTED(), s, LIVE_OFF as i32);
+            let exited = self
+                .b
+                .ins()
+                .load(types::I32, TRUSTED(), s, EXITED_OFF as i32);
+            self.b.ins().band_not(live, exited)
+        } else {
+            self.b.ins().load(types::I32, TRUSTED(), s, po)
+        };
         let pend = self.b.ins().load(types::I32, TRUSTED(), s, qo);
         let pend = self.b.ins().bor(pend, parked);
         self.b.ins().store(TRUSTED(), pend, s, qo);
@@ -561,6 +897,7 @@ impl Gen<'_, '_> {
         self.b.ins().brif(r, chain, &[], self.dispatch, &[]);
         self.b.switch_to_block(chain);
         let dispatch = self.dispatch;
+        let lazy = self.lazy.is_some();
         self.branch_on_resume(r, dispatch, |g, p| {
             // The record cleared, the parked lanes (the warp's non-exited lanes, never
             // none) taken off the barrier.
@@ -574,7 +911,15 @@ impl Gen<'_, '_> {
                     .store(TRUSTED(), zero64, rec, (BAR_OFF + k) as i32);
             }
             let po = g.layout.parked(p);
-            let parked = g.state_load(types::I32, po);
+            let parked = if lazy {
+                // After a deferred arrival nothing is parked: the lanes the warp arrived
+                // with, its non-exited ones (module comment, "Deferred arrivals").
+                let live = g.state_load(types::I32, LIVE_OFF);
+                let exited = g.state_load(types::I32, EXITED_OFF);
+                g.b.ins().band_not(live, exited)
+            } else {
+                g.state_load(types::I32, po)
+            };
             let zero = g.b.ins().iconst(types::I32, 0);
             g.state_store(zero, po);
             if g.regions.blocks_of(p).is_empty() {
