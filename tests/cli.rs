@@ -324,6 +324,42 @@ fn ad_hoc_run_with_dump() {
     std::fs::remove_dir_all(&d).ok();
 }
 
+/// `--dump` and `--png` naming no buffer of the launch: an error that names the option.
+#[test]
+fn dump_of_an_unknown_buffer_names_the_option() {
+    for (option, value) in [("--dump", "nope=x.npy"), ("--png", "nope=x.png:2x2x1")] {
+        let o = ptxjit(&[
+            "run",
+            "--ptx",
+            &vector_add_ptx(),
+            "--kernel",
+            "vector_add",
+            "--grid",
+            "1",
+            "--block",
+            "4",
+            "--arg",
+            "buf:a:f32:4",
+            "--arg",
+            "buf:b:f32:4",
+            "--arg",
+            "buf:c:f32:4",
+            "--arg",
+            "u32=4",
+            option,
+            value,
+        ]);
+        let stderr = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "error: {option} nope: no buffer named 'nope' to write (buffers: a, b, c)"
+            )),
+            "{stderr}"
+        );
+    }
+}
+
 #[test]
 fn check_agrees_on_a_real_kernel() {
     let o = ptxjit(&["check", "ptx-tests/kernels/saxpy/saxpy.toml"]);

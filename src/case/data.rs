@@ -248,8 +248,14 @@ fn read_npy(bytes: &[u8], dtype: DType) -> Result<Vec<u8>, String> {
         return Err("Fortran-order arrays are not supported; save with C order".into());
     }
     // The header's shape must match the data that follows (no allocation from the header).
+    // The element count is the shape's product, checked: a forged header's product can pass
+    // 2^64 and wrap (to 0, or to a small count that the data seems to hold).
     let payload = (bytes.len() as u64).saturating_sub(npy_header_len(bytes));
-    let need = npy.len().checked_mul(dtype.size() as u64);
+    let need = npy
+        .shape()
+        .iter()
+        .try_fold(1u64, |n, &d| n.checked_mul(d))
+        .and_then(|n| n.checked_mul(dtype.size() as u64));
     if need.is_none_or(|b| b > payload) {
         let need = need.map_or("more than 2^64".into(), |b| b.to_string());
         return Err(format!(
@@ -393,6 +399,40 @@ mod tests {
             "{e}"
         );
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// A `.npy` file (format 1.0, NEP 1) of `descr` with `shape` (a Python tuple) over `data`.
+    fn npy_bytes(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
+        let mut header =
+            format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
+        while (10 + header.len() + 1) % 64 != 0 {
+            header.push(' ');
+        }
+        header.push('\n');
+        let mut b = b"\x93NUMPY\x01\x00".to_vec();
+        b.extend_from_slice(&(header.len() as u16).to_le_bytes());
+        b.extend_from_slice(header.as_bytes());
+        b.extend_from_slice(data);
+        b
+    }
+
+    #[test]
+    fn npy_shape_product_past_2_64_is_an_error() {
+        // (2^62 + 1) x 4 elements is 2^64 + 4, which wraps to the 4 bytes the file holds; and
+        // (2^32)^3 wraps to 0. Both headers claim more data than any file can hold.
+        for (shape, data) in [
+            ("(4611686018427387905, 4)", &[1u8, 2, 3, 4][..]),
+            ("(4294967296, 4294967296, 4294967296)", &[][..]),
+        ] {
+            let e = read_npy(&npy_bytes("|u1", shape, data), DType::U8).unwrap_err();
+            assert!(
+                e.contains("needs more than 2^64 bytes of data"),
+                "{shape}: {e}"
+            );
+        }
+        // The same header with an honest shape reads.
+        let ok = read_npy(&npy_bytes("|u1", "(1, 4)", &[1, 2, 3, 4]), DType::U8).unwrap();
+        assert_eq!(ok, [1, 2, 3, 4]);
     }
 
     #[test]

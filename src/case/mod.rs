@@ -245,12 +245,21 @@ impl Case {
                 .map(|(l, c)| format!(":{l}:{c}"))
                 .unwrap_or_default();
             // Errors of the TOML syntax itself (a number too large for TOML's 64-bit signed
-            // integers) have no key path: name the key written on that line.
+            // integers) have no key path: name the key written on that line, under the table
+            // whose header precedes it (`buffers.x.len`, `launch[1].shared_bytes`).
             let line_key = || {
                 let start = inner.span()?.start;
-                let line = text.get(..start)?.rsplit('\n').next()?;
+                let before = text.get(..start)?;
+                let line = before.rsplit('\n').next()?;
                 let (k, _) = line.split_once('=')?;
-                Some(k.trim().to_string()).filter(|k| !k.is_empty())
+                let k = k.trim();
+                if k.is_empty() {
+                    return None;
+                }
+                Some(match table_header_before(before) {
+                    Some(table) => format!("{table}.{k}"),
+                    None => k.to_string(),
+                })
             };
             let key = if path.is_empty() || path == "." {
                 line_key().map(|k| format!(" {k}:")).unwrap_or_default()
@@ -633,6 +642,41 @@ fn validate_expect(e: &ExpectSpec) -> Result<(), String> {
 }
 
 /// 1-based line and column (in characters) of byte offset `at`.
+/// The table of the last header line (`[buffers.x]`, `[[launch]]`) in `before`, as the
+/// error paths name it: `buffers.x`, `launch[N]` for the N-th (from 0) array-of-tables
+/// entry. `None` before the first header (top-level keys). A line counts as a header when,
+/// without its comment, it is `[NAME]` or `[[NAME]]` with NAME starting with a letter, `_`
+/// or a quote (so an array value's row such as `[1, 2]` is not one).
+fn table_header_before(before: &str) -> Option<String> {
+    let header = |line: &str| -> Option<(String, bool)> {
+        let l = line.split('#').next()?.trim();
+        let (inner, array) = match l.strip_prefix("[[").and_then(|r| r.strip_suffix("]]")) {
+            Some(i) => (i, true),
+            None => (l.strip_prefix('[')?.strip_suffix(']')?, false),
+        };
+        let inner = inner.trim();
+        let first = inner.chars().next()?;
+        (first.is_ascii_alphabetic() || first == '_' || first == '"' || first == '\'')
+            .then(|| (inner.to_string(), array))
+    };
+    let mut lines = before.lines().rev();
+    // The line the error is on is not a header.
+    if !before.ends_with('\n') {
+        lines.next();
+    }
+    let (name, array) = lines.find_map(header)?;
+    if !array {
+        return Some(name);
+    }
+    let index = before
+        .lines()
+        .filter_map(header)
+        .filter(|(n, a)| *a && *n == name)
+        .count()
+        - 1;
+    Some(format!("{name}[{index}]"))
+}
+
 fn line_col(text: &str, at: usize) -> (usize, usize) {
     let before = &text[..at.min(text.len())];
     let line = before.matches('\n').count() + 1;

@@ -43,6 +43,23 @@ fn errors_name_file_line_and_key() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("heap_bytes: number too large"), "{e}");
+    // ... under the table whose header precedes it.
+    let e = parse(&format!(
+        "{HEAD}[buffers.x] # the input\ntype = \"f32\"\nlen = 18446744073709551615\n"
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains(":7:7: buffers.x.len: number too large"), "{e}");
+    let e = parse(
+        "ptx = \"k.ptx\"\n[[launch]]\nkernel = \"k\"\ngrid = [1]\nblock = [1]\n\
+         [[launch]]\nkernel = \"k\"\ngrid = [1]\nblock = [1]\nshared_bytes = 18446744073709551615\n",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("launch[1].shared_bytes: number too large"),
+        "{e}"
+    );
     let e = parse(&format!("{HEAD}gird = [1]\n"))
         .unwrap_err()
         .to_string();

@@ -145,16 +145,16 @@ fn parse_outputs(a: &RunArgs, case: &Case) -> Result<Outputs, CaseError> {
         dumps: dumps.map_err(CaseError::Case)?,
         pngs: pngs.map_err(CaseError::Case)?,
     };
-    for b in o
+    for (option, b) in o
         .dumps
         .iter()
-        .map(|d| &d.buffer)
-        .chain(o.pngs.iter().map(|p| &p.buffer))
+        .map(|d| ("--dump", &d.buffer))
+        .chain(o.pngs.iter().map(|p| ("--png", &p.buffer)))
     {
         if !case.spec.buffers.contains_key(b) {
             let names: Vec<&str> = case.spec.buffers.keys().map(String::as_str).collect();
             return Err(CaseError::Case(format!(
-                "no buffer named '{b}' to write (buffers: {})",
+                "{option} {b}: no buffer named '{b}' to write (buffers: {})",
                 names.join(", ")
             )));
         }

@@ -603,6 +603,21 @@ impl<'a> Parser<'a> {
         if self.is_punct(b'(') {
             params = self.param_list(&format!("parameter list of function '{}'", name.name))?;
         }
+        // Parameter names (the return parameters' too) are variables of the function's
+        // scope: one name, one parameter, as ptxas requires ("Duplicate definition").
+        // `_` is the placeholder name of a prototype's parameters.
+        let mut seen = std::collections::HashSet::new();
+        for p in returns.iter().chain(&params) {
+            if p.name.name != "_" && !seen.insert(p.name.name.as_str()) {
+                return Err(ParseError::new(
+                    format!(
+                        "parameter '{}' of function '{}' is declared twice",
+                        p.name.name, name.name
+                    ),
+                    p.name.span,
+                ));
+            }
+        }
         let mut directives = Vec::new();
         while let Some(d) = self.peek_dot() {
             if !PERF_DIRECTIVES.contains(&d) {

@@ -807,6 +807,16 @@ fn missing_semicolon_names_instruction() {
 
 #[test]
 fn error_messages_and_locations() {
+    // A parameter name used twice, in one list or across the return and parameter lists
+    // (ptxas: "Duplicate definition of variable").
+    assert_eq!(
+        err(".entry k(.param .u64 a,\n  .param .u32 a)\n{ ret; }"),
+        "t.ptx:2:15: parameter 'a' of function 'k' is declared twice"
+    );
+    assert_eq!(
+        err(".func (.param .b32 a) f(.param .b32 a)\n{ ret; }"),
+        "t.ptx:1:37: parameter 'a' of function 'f' is declared twice"
+    );
     assert_eq!(
         err(".version 8.0\n.target sm_80\n.targte sm_80"),
         "t.ptx:3:1: unknown module-scope directive '.targte'"
