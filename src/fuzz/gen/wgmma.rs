@@ -454,9 +454,8 @@ mod tests {
                 counts.insert(first.to_string());
             }
             several += usize::from(regs.len() > 1);
-            both += usize::from(
-                regs.iter().any(|r| r.0 == "inc") && regs.iter().any(|r| r.0 == "dec"),
-            );
+            both +=
+                usize::from(regs.iter().any(|r| r.0 == "inc") && regs.iter().any(|r| r.0 == "dec"));
         }
         assert!(
             several > 0 && both > 0 && counts.len() > 5,
