@@ -40,6 +40,22 @@ def ints(values):
     return "[" + ", ".join(str(int(v)) for v in values) + "]"
 
 
+def buffer_values(buffer, values, ty="u32"):
+    """The `[buffers.BUFFER]` table of a buffer of element type `ty` that starts as the
+    integers `values`."""
+    return f'[buffers.{buffer}]\ntype = "{ty}"\ninit = {{ values = {ints(values)} }}\n'
+
+
+def buffer_fill(buffer, length, fill=0, ty="u32"):
+    """The `[buffers.BUFFER]` table of `length` elements of type `ty`, each `fill`."""
+    return f'[buffers.{buffer}]\ntype = "{ty}"\nlen = {length}\ninit = {{ fill = {fill} }}\n'
+
+
+def expect_values(buffer, values):
+    """The `[expect.BUFFER]` table: the buffer must hold the integers `values`."""
+    return f"[expect.{buffer}]\nvalues = {ints(values)}\n"
+
+
 # The tensor-map (TMA) generators' shared arithmetic (kernels/tma_*/gen_expected.py).
 
 

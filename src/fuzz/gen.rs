@@ -637,6 +637,7 @@ pub fn generate(rng: &mut Rng, cfg: GenConfig) -> Kernel {
         tex,
         tmap,
         tmap_out,
+        maxnreg: None,
     };
     let funcs = [g.func_body(), g.func_body()];
     let mut body = Vec::new();
@@ -750,6 +751,18 @@ impl MmaForm {
         self.spec.sparse.is_some() && self.name.contains(".kind::")
     }
 
+    /// Whether this `mma.sp` form takes `.sp::ordered_metadata` only: the `.kind` forms
+    /// ([`Self::ordered_only`]) and `.e4m3`/`.e5m2` inputs with an `.f16` accumulator (ptxas
+    /// 13.5 refuses plain `.sp` there on every target: "Illegal modifier '.sp' for instruction
+    /// 'mma'", and takes `::ordered_metadata` on the sm_120 family's targets only).
+    fn needs_ordered(&self) -> bool {
+        use crate::ir::MmaElem::{E4m3, E5m2, F16};
+        self.ordered_only()
+            || (self.spec.sparse.is_some()
+                && matches!(self.spec.a, E4m3 | E5m2)
+                && self.spec.c == F16)
+    }
+
     /// The instruction's modifier words (without dots; `sparse`: `.sp` or
     /// `.sp::ordered_metadata`), as [`crate::lower::admits`] takes them.
     fn words(&self, sp: Option<&'static str>) -> Vec<&'static str> {
@@ -841,6 +854,12 @@ struct Gen<'r> {
     tmap: Option<TmapSetup>,
     /// The kernel's writable tensor map ([`Kernel::tmap_out`]).
     tmap_out: Option<TmapSetup>,
+    /// The register count of every `setmaxnreg` of the kernel, drawn at the first: ptxas 13.5
+    /// refuses a `.dec` count above the largest `.inc` count of the program ("(C7406)
+    /// setmaxnreg.dec has register count (248) which is larger than the largest temporal
+    /// register count in the program (128)"), and one count stays valid however the
+    /// shrinker cuts the kernel.
+    maxnreg: Option<u64>,
 }
 
 /// Constructs, in the order of [`Gen::stmt`]'s weight table.
@@ -3020,6 +3039,7 @@ fn form_coverage_kernel_of(f: &Form, sm90: bool, seed: u64) -> String {
         tex: None,
         tmap: None,
         tmap_out: None,
+        maxnreg: None,
     };
     let mut combos: Vec<Vec<&str>> = vec![vec![]];
     for group in f.mods {
@@ -3152,6 +3172,10 @@ mod tests {
             "mma.sync m16n8k16.row.col.f16.e4m3.e5m2.f16",
             "mma.sync m16n8k32.row.col.f32.e5m2.e4m3.f32",
             "mma.sp m16n8k128.row.col.satfinite.s32.s4.u4.s32",
+            "mma.sp m16n8k64.row.col.f32.e4m3.e5m2.f32",
+            "mma.sp m16n8k64.row.col.f16.e5m2.e4m3.f16",
+            "mma.sp m16n8k128.row.col.kind::mxf4.block_scale.f32.e2m1.e2m1.f32.ue8m0",
+            "mma.sp m16n8k128.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3",
             "ldmatrix sync.aligned.m16n16.x2.trans.shared.b8x16.b6x16_p32",
             "ldmatrix sync.aligned.m8n16.x4.shared.b8x16.b4x16_p64",
             "ldmatrix sync.aligned.m16n16.x1.trans.shared.b8",
@@ -3225,6 +3249,9 @@ mod tests {
             &["mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::f8f6f4.f16.e"],
             &["mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::f8f6f4.f32.e"],
             &["mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::mxf8f6f4.block_scale."],
+            &["mma.sp::ordered_metadata.sync.aligned.m16n8k128.row.col.kind::mxf4.block_scale."],
+            &["mma.sp::ordered_metadata.sync.aligned.m16n8k128.row.col.kind::mxf4nvf4.block_scale."],
+            &["mma.sp.sync.aligned.m16n8k64.row.col.f32.e"],
         ] {
             assert!(
                 lines.iter().any(|l| needle.iter().all(|p| l.contains(p))),

@@ -467,6 +467,26 @@ pub const DENSE_AFTER: u64 = 16;
 mod tests {
     use super::*;
 
+    /// `a op b` on the low `bytes` (4 or 8) bytes of each, by host integer arithmetic, zero
+    /// extended: the reference for the identities.
+    fn host_op(op: RedOp, bytes: u32, a: u64, b: u64) -> u64 {
+        let mask = u64::MAX >> (64 - 8 * bytes);
+        let (a, b) = (a & mask, b & mask);
+        // The signed value of the low `bytes` bytes.
+        let signed = |v: u64| ((v << (64 - 8 * bytes)) as i64) >> (64 - 8 * bytes);
+        let r = match op {
+            RedOp::Add => a.wrapping_add(b),
+            RedOp::And => a & b,
+            RedOp::Or => a | b,
+            RedOp::Xor => a ^ b,
+            RedOp::UMin => a.min(b),
+            RedOp::UMax => a.max(b),
+            RedOp::SMin => signed(a).min(signed(b)) as u64,
+            RedOp::SMax => signed(a).max(signed(b)) as u64,
+        };
+        r & mask
+    }
+
     /// Every operation's identity leaves every value as it is (host arithmetic on the
     /// operand's width), and is recognised as such.
     #[test]
@@ -485,32 +505,8 @@ mod tests {
                 let id = identity(code);
                 assert!(is_identity(code, id));
                 for x in samples {
-                    let (got, want) = if bytes == 4 {
-                        let (a, b) = (x as u32, id as u32);
-                        let r = match op {
-                            RedOp::Add => a.wrapping_add(b),
-                            RedOp::And => a & b,
-                            RedOp::Or => a | b,
-                            RedOp::Xor => a ^ b,
-                            RedOp::UMin => a.min(b),
-                            RedOp::UMax => a.max(b),
-                            RedOp::SMin => (a as i32).min(b as i32) as u32,
-                            RedOp::SMax => (a as i32).max(b as i32) as u32,
-                        };
-                        (u64::from(r), u64::from(a))
-                    } else {
-                        let r = match op {
-                            RedOp::Add => x.wrapping_add(id),
-                            RedOp::And => x & id,
-                            RedOp::Or => x | id,
-                            RedOp::Xor => x ^ id,
-                            RedOp::UMin => x.min(id),
-                            RedOp::UMax => x.max(id),
-                            RedOp::SMin => (x as i64).min(id as i64) as u64,
-                            RedOp::SMax => (x as i64).max(id as i64) as u64,
-                        };
-                        (r, x)
-                    };
+                    let mask = u64::MAX >> (64 - 8 * bytes);
+                    let (got, want) = (host_op(op, bytes, x, id), x & mask);
                     assert_eq!(got, want, "{op:?} {bytes} bytes on {x:#x}");
                 }
             }

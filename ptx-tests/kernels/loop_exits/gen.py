@@ -3,9 +3,15 @@
 expected outputs, computed on the host from the kernels' per-thread semantics (32-bit
 wrap-around) and, for `activemask` at a loop's exit, from the documented warp schedule
 (src/analysis/schedule.rs: lanes that leave a loop early wait at its exit until the last lane
-leaves, so every existing lane of the warp is active there). Run from this directory."""
+leaves, so every existing lane of the warp is active there)."""
 
+import os
 import random
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", ".."))
+import gen_common as gc  # noqa: E402
 
 CTAS, BLOCK = 3, 100
 N = CTAS * BLOCK
@@ -23,47 +29,48 @@ def warp_mask(tid):
     return (1 << lanes) - 1
 
 
-def ragged_hist():
-    bins = [0] * 64
-    masks = []
+def per_cta(nbins, thread):
+    """Runs `thread(t, tid, sbins)` for every thread (global index t, index tid in its CTA)
+    of each CTA, in order, with that CTA's shared bins; returns the global bins, each CTA's
+    shared bins added into them (32-bit wrap-around)."""
+    bins = [0] * nbins
     for c in range(CTAS):
-        sbins = [0] * 64
+        sbins = [0] * nbins
         for tid in range(BLOCK):
-            t = c * BLOCK + tid
-            for j in range(cnt[t]):
-                sbins[data[(j * 13 + t * 7) & 1023] & 63] += 1
-            masks.append(warp_mask(tid))
-        for b in range(64):
-            bins[b] = (bins[b] + sbins[b]) & M32
-    return bins, masks
+            thread(c * BLOCK + tid, tid, sbins)
+        bins = [(g + s) & M32 for g, s in zip(bins, sbins)]
+    return bins
+
+
+def ragged_hist():
+    masks = []
+
+    def thread(t, tid, sbins):
+        for j in range(cnt[t]):
+            sbins[data[(j * 13 + t * 7) & 1023] & 63] += 1
+        masks.append(warp_mask(tid))
+
+    return per_cta(64, thread), masks
 
 
 def ragged_branch():
-    bins = [0] * 16
     gsum = [0] * 8
     out = []
-    for c in range(CTAS):
-        sb = [0] * 16
-        for tid in range(BLOCK):
-            t = c * BLOCK + tid
-            acc = 0
-            for j in range(cnt[t]):
-                v = data[(t + j) & 1023]
-                if v & 1:
-                    sb[v & 15] += j + 1
-                    acc = (acc + v) & M32
-                else:
-                    acc ^= v * 3
-                    gsum[(v >> 1) & 7] += 1
-                acc = (acc << 1) & M32
-            out += [acc, warp_mask(tid)]
-        for b in range(16):
-            bins[b] = (bins[b] + sb[b]) & M32
-    return bins, gsum, out
 
+    def thread(t, tid, sb):
+        acc = 0
+        for j in range(cnt[t]):
+            v = data[(t + j) & 1023]
+            if v & 1:
+                sb[v & 15] += j + 1
+                acc = (acc + v) & M32
+            else:
+                acc ^= v * 3
+                gsum[(v >> 1) & 7] += 1
+            acc = (acc << 1) & M32
+        out.extend([acc, warp_mask(tid)])
 
-def vals(xs):
-    return "[" + ", ".join(str(x) for x in xs) + "]"
+    return per_cta(16, thread), gsum, out
 
 
 HEAD = f"""ptx = "loop_exits.ptx"
@@ -72,75 +79,41 @@ block = [{BLOCK}]
 """
 
 INPUTS = f"""
-[buffers.cnt]
-type = "u32"
-init = {{ values = {vals(cnt)} }}
-
-[buffers.data]
-type = "u8"
-init = {{ values = {vals(data)} }}
-"""
+{gc.buffer_values("cnt", cnt)}
+{gc.buffer_values("data", data, "u8")}"""
 
 bins, masks = ragged_hist()
-with open("ragged_hist.toml", "w") as f:
-    f.write(
-        f"""# A one-block loop whose lanes leave at different iterations (per-thread trip counts,
+gc.write_text(
+    HERE,
+    "ragged_hist.toml",
+    f"""# A one-block loop whose lanes leave at different iterations (per-thread trip counts,
 # some zero), a shared atomic per iteration, `activemask` at the exit (every existing lane of
 # the warp: they meet there), a barrier, the bins added to global memory; blocks of 100
 # threads (a last warp of 4 lanes). Expected values from gen.py (host reference).
 {HEAD}kernel = "ragged_hist"
 args = [{{ buffer = "cnt" }}, {{ buffer = "data" }}, {{ buffer = "bins" }}, {{ buffer = "masks" }}]
 {INPUTS}
-[buffers.bins]
-type = "u32"
-len = 64
-init = {{ fill = 0 }}
-
-[buffers.masks]
-type = "u32"
-len = {N}
-init = {{ fill = 7 }}
-
-[expect.bins]
-values = {vals(bins)}
-
-[expect.masks]
-values = {vals(masks)}
-"""
-    )
+{gc.buffer_fill("bins", 64)}
+{gc.buffer_fill("masks", N, 7)}
+{gc.expect_values("bins", bins)}
+{gc.expect_values("masks", masks)}""",
+)
 
 bins, gsum, out = ragged_branch()
-with open("ragged_branch.toml", "w") as f:
-    f.write(
-        f"""# A loop with an if/else inside (one region: header, both sides, latch) whose lanes
+gc.write_text(
+    HERE,
+    "ragged_branch.toml",
+    f"""# A loop with an if/else inside (one region: header, both sides, latch) whose lanes
 # leave at different iterations, a shared atomic on one side and a global one on the other,
 # a value carried across iterations, `activemask` at the exit, a barrier and the bins added
 # to global memory; blocks of 100 threads. Expected values from gen.py (host reference).
 {HEAD}kernel = "ragged_branch"
 args = [{{ buffer = "cnt" }}, {{ buffer = "data" }}, {{ buffer = "bins" }}, {{ buffer = "gsum" }}, {{ buffer = "out" }}]
 {INPUTS}
-[buffers.bins]
-type = "u32"
-len = 16
-init = {{ fill = 0 }}
-
-[buffers.gsum]
-type = "u32"
-len = 8
-init = {{ fill = 0 }}
-
-[buffers.out]
-type = "u32"
-len = {2 * N}
-init = {{ fill = 7 }}
-
-[expect.bins]
-values = {vals(bins)}
-
-[expect.gsum]
-values = {vals(gsum)}
-
-[expect.out]
-values = {vals(out)}
-"""
-    )
+{gc.buffer_fill("bins", 16)}
+{gc.buffer_fill("gsum", 8)}
+{gc.buffer_fill("out", 2 * N, 7)}
+{gc.expect_values("bins", bins)}
+{gc.expect_values("gsum", gsum)}
+{gc.expect_values("out", out)}""",
+)

@@ -3,9 +3,15 @@
 expected outputs, computed on the host from the kernels' per-thread semantics (32-bit
 wrap-around). Every index below n is visited by exactly one thread (the grid stride is the
 grid's thread count), so the bins are the histogram of the data and every word of out is
-written. Run from this directory."""
+written."""
 
+import os
 import random
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", ".."))
+import gen_common as gc  # noqa: E402
 
 CTAS, BLOCK = 3, 80
 THREADS = CTAS * BLOCK
@@ -34,10 +40,6 @@ def run(kernel):
     return bins, out
 
 
-def vals(xs):
-    return "[" + ", ".join(str(x) for x in xs) + "]"
-
-
 DOC = {
     "count_up": "i += ntid * nctaid while i < n, the counter read per lane (out[i] = 3i + 1)",
     "count_down": "j -= ntid * nctaid while j >= 0 (signed), out[j] = j ^ 0x55",
@@ -45,9 +47,10 @@ DOC = {
 
 for kernel in ["count_up", "count_down"]:
     bins, out = run(kernel)
-    with open(f"{kernel}.toml", "w") as f:
-        f.write(
-            f"""# A grid-stride loop whose counter steps by a uniform amount: {DOC[kernel]},
+    gc.write_text(
+        HERE,
+        f"{kernel}.toml",
+        f"""# A grid-stride loop whose counter steps by a uniform amount: {DOC[kernel]},
 # a shared atomic on each byte's bin, the bins added to global memory. Blocks of 80 threads
 # (a last warp of 16 lanes); full warps run their first trips as a decided loop. Expected
 # values from gen.py (host reference).
@@ -57,24 +60,9 @@ block = [{BLOCK}]
 kernel = "{kernel}"
 args = [{{ buffer = "data" }}, {{ u32 = {N} }}, {{ buffer = "out" }}, {{ buffer = "bins" }}]
 
-[buffers.data]
-type = "u8"
-init = {{ values = {vals(data)} }}
-
-[buffers.out]
-type = "u32"
-len = {N}
-init = {{ fill = 7 }}
-
-[buffers.bins]
-type = "u32"
-len = 256
-init = {{ fill = 0 }}
-
-[expect.out]
-values = {vals(out)}
-
-[expect.bins]
-values = {vals(bins)}
-"""
-        )
+{gc.buffer_values("data", data, "u8")}
+{gc.buffer_fill("out", N, 7)}
+{gc.buffer_fill("bins", 256)}
+{gc.expect_values("out", out)}
+{gc.expect_values("bins", bins)}""",
+    )

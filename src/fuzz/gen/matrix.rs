@@ -61,19 +61,7 @@ pub(super) fn all_moves() -> Vec<Move> {
 /// Forms of the decoder's lists the generator leaves out, each with why: a form whose name
 /// (`mma.sync NAME`, `mma.sp NAME`, `ldmatrix WORDS`, as [`form_name`] spells it) contains
 /// the pattern. The generator's test checks that each pattern still matches a form.
-pub(super) const MATRIX_NOT_GENERATED: &[(&str, &str)] = &[
-    (
-        "mma.sp m16n8k64.row.col.f16.e",
-        "ptxas 13.5 takes mma.sp with FP8 inputs and an .f16 accumulator on no target the \
-         generator has (\"not supported on .target 'sm_100'\"; sm_120a only with \
-         .sp::ordered_metadata); the decoder's table does not gate it yet",
-    ),
-    (
-        "mma.sp m16n8k64.row.col.f32.e",
-        "ptxas 13.5 refuses plain .sp with FP8 inputs on sm_120a (\"Illegal modifier '.sp'\"; \
-         .sp::ordered_metadata only); the decoder's table does not gate it yet",
-    ),
-];
+pub(super) const MATRIX_NOT_GENERATED: &[(&str, &str)] = &[];
 
 /// The name of an `mma` form in [`MATRIX_NOT_GENERATED`] and the generator's tests.
 pub(super) fn form_name(f: &MmaForm) -> String {
@@ -104,9 +92,10 @@ pub(super) fn mma_pool(header: Header, sparse: bool) -> Vec<MmaForm> {
 }
 
 /// The `.sp` word [`mma_pool`] checks a sparse form with: `.sp::ordered_metadata` for the
-/// `.kind` forms, which take nothing else, `.sp` for the others.
+/// forms that take nothing else ([`MmaForm::needs_ordered`]: the `.kind` forms, FP8 with an
+/// `.f16` accumulator), `.sp` for the others.
 fn sp_word(f: &MmaForm) -> &'static str {
-    if f.ordered_only() {
+    if f.needs_ordered() {
         "sp::ordered_metadata"
     } else {
         "sp"

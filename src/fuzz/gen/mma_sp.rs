@@ -45,7 +45,7 @@ impl Gen<'_> {
         };
         let ordered =
             crate::lower::admits("mma", &f.words(Some("sp::ordered_metadata")), self.header());
-        let sp = if f.ordered_only() || (ordered && self.rng.chance(50)) {
+        let sp = if f.needs_ordered() || (ordered && self.rng.chance(50)) {
             "sp::ordered_metadata"
         } else {
             "sp"

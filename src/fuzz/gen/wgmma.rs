@@ -167,10 +167,14 @@ impl Gen<'_> {
         lines.push("fence.proxy.async.shared::cta;".to_string());
         lines.push("bar.sync 0;".to_string());
         // Sometimes a warpgroup register reconfiguration (§9.7.19.5), warpgroup-uniform as
-        // wgmma is: a hint without effect, its count a multiple of 8 in 24 ..= 256.
+        // wgmma is: a hint without effect, its count a multiple of 8 in 24 ..= 256, the same
+        // in the whole kernel (`Gen::maxnreg`).
         if self.rng.chance(25) {
             let dir = self.rng.pick(&["inc", "dec"]);
-            let count = 8 * self.rng.range(3, 32);
+            let count = match self.maxnreg {
+                Some(c) => c,
+                None => *self.maxnreg.insert(8 * self.rng.range(3, 32)),
+            };
             lines.push(format!("setmaxnreg.{dir}.sync.aligned.u32 {count};"));
         }
         // The accumulators.
@@ -420,5 +424,42 @@ mod tests {
             assert_eq!(f.trans, ntrans == 2, "{}", f.types);
             assert_eq!(f.ebytes, (a.bits() / 8).max(1), "{}", f.types);
         }
+    }
+
+    /// Every `setmaxnreg` of a kernel has the same count (`Gen::maxnreg`: ptxas 13.5 refuses
+    /// a `.dec` count above the program's largest `.inc` count), and kernels with several of
+    /// them, both directions, and different counts across kernels are drawn.
+    #[test]
+    fn setmaxnreg_counts_agree_in_a_kernel() {
+        use crate::fuzz::gen::{generate, GenConfig};
+        use crate::fuzz::rng::Rng;
+        let (mut several, mut both) = (0, 0);
+        let mut counts = std::collections::BTreeSet::new();
+        for seed in 0..3000 {
+            let k = generate(&mut Rng::seeded(seed), GenConfig { size: 60 });
+            if !k.sm90a {
+                continue;
+            }
+            let text = k.render();
+            let regs: Vec<(&str, &str)> = text
+                .lines()
+                .filter_map(|l| l.trim().strip_prefix("setmaxnreg."))
+                .filter_map(|l| {
+                    let (dir, rest) = l.split_once(".sync.aligned.u32 ")?;
+                    Some((dir, rest.trim_end_matches(';')))
+                })
+                .collect();
+            if let Some((_, first)) = regs.first() {
+                assert!(regs.iter().all(|r| r.1 == *first), "seed {seed}: {regs:?}");
+                counts.insert(first.to_string());
+            }
+            several += usize::from(regs.len() > 1);
+            both +=
+                usize::from(regs.iter().any(|r| r.0 == "inc") && regs.iter().any(|r| r.0 == "dec"));
+        }
+        assert!(
+            several > 0 && both > 0 && counts.len() > 5,
+            "{several} with several, {both} with both, counts {counts:?}"
+        );
     }
 }
