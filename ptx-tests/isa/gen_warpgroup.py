@@ -748,6 +748,33 @@ def pair_snippet(op, ncols, nbg):
             f"@w0 tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned")
 
 
+def cta_image(size, a, b, bits):
+    """One CTA's shared-memory image as {offset: words}: A's rows at a = (offset, rows, LBO,
+    SBO) K-major, B at b = (offset, K x N rows, LBO, SBO) K-major (stored transposed)."""
+    img = bytearray(size)
+    place(img, a[0], a[1], bits, a[2], a[3])
+    place(img, b[0], b[1], bits, b[2], b[3], transpose=True)
+    return image_words(img)
+
+
+def pair_cta(h, init, size, a, b, bits, nbg):
+    """Rank h of a CTA pair: its image (cta_image) as the init words of `rank h`, and a random
+    background of nbg columns for its 128 lanes (returned)."""
+    for off, ws in cta_image(size, a, b, bits).items():
+        init[f"rank {h} {off:#x}"] = ws
+    return [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
+
+
+def pair_rows(h, lanes, ins, bg, tm):
+    """Rank h's 128 lane rows (pair_snippet's inputs, then `ins`, then the background bg in;
+    tm out) into lanes."""
+    for l in range(128):
+        w = l // 32
+        row_in = ["0x0", "0x8", str(int(w == 0)), str(int(h == 0 and l == 0)), str(int(h == 0)),
+                  hx((32 * w) << 16)] + ins
+        lanes[Lane2(128 * h + l)] = (row_in + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]])
+
+
 def mma_pair_group(kind, at, bt, acc, m, n, k, enable_d=1, sat=False):
     """tcgen05.mma.cta_group::2 over a CTA pair (docs/coverage.md's tcgen05.mma row and
     docs/isa-notes.md ".cta_group::2", the ISA's figures as read there): one M x K by K x N
@@ -793,24 +820,15 @@ def mma_pair_group(kind, at, bt, acc, m, n, k, enable_d=1, sat=False):
     da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
     lanes, init = {}, {}
     for h in range(2):
-        img = bytearray(size)
-        place(img, a_off, A[h * mh:(h + 1) * mh], ebits, a_lbo, a_sbo)
-        place(img, b_off, [row[h * nh:(h + 1) * nh] for row in B], ebits, b_lbo, b_sbo,
-              transpose=True)
-        for off, ws in image_words(img).items():
-            init[f"rank {h} {off:#x}"] = ws
-        bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
+        bg = pair_cta(h, init, size, (a_off, A[h * mh:(h + 1) * mh], a_lbo, a_sbo),
+                      (b_off, [row[h * nh:(h + 1) * nh] for row in B], b_lbo, b_sbo), ebits, nbg)
         tm = [row[:] for row in bg]
         for r in range(mh):
             for j in range(n):
                 lane, col = (r, j) if m == 256 else (r + 64 * (j // nh), j % nh)
                 bg[lane][col] = C[h * mh + r][j]
                 tm[lane][col] = D[h * mh + r][j]
-        for l in range(128):
-            w = l // 32
-            ins = ["0x0", "0x8", str(int(w == 0)), str(int(h == 0 and l == 0)), str(int(h == 0)),
-                   hx((32 * w) << 16), hx(da, 16), hx(db, 16), hx(idv), str(enable_d)]
-            lanes[Lane2(128 * h + l)] = (ins + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]])
+        pair_rows(h, lanes, [hx(da, 16), hx(db, 16), hx(idv), str(enable_d)], bg, tm)
     g.case("random inputs", lanes, init=init,
            expect={f"rank {h} 0x0": ["*"] * 4 for h in range(2)})
     return g
@@ -943,11 +961,13 @@ def mx_pair_group(m, n, pair=True, sp=False):
     da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
     lanes, init = {}, {}
     for h in range(ctas):
-        img = bytearray(size)
-        place(img, a_off, A_stored[h * mh:(h + 1) * mh], 8, a_lbo, a_sbo)
-        place(img, b_off, [row[h * nh:(h + 1) * nh] for row in B], 8, b_lbo, b_sbo,
-              transpose=True)
-        bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
+        a_img = (a_off, A_stored[h * mh:(h + 1) * mh], a_lbo, a_sbo)
+        b_img = (b_off, [row[h * nh:(h + 1) * nh] for row in B], b_lbo, b_sbo)
+        if pair:
+            bg = pair_cta(h, init, size, a_img, b_img, 8, nbg)
+        else:
+            init = cta_image(size, a_img, b_img, 8)
+            bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
         for p in range(4):  # scale columns: the same words in every partition
             for l in range(32):
                 bg[32 * p + l][16:24] = bg[l][16:24]
@@ -975,17 +995,8 @@ def mx_pair_group(m, n, pair=True, sp=False):
                 bg[lane][col] = C[h * mh + r][j]
                 tm[lane][col] = D[h * mh + r][j]
         if pair:
-            for off, ws in image_words(img).items():
-                init[f"rank {h} {off:#x}"] = ws
-            for l in range(128):
-                w = l // 32
-                row_in = ["0x0", "0x8", str(int(w == 0)), str(int(h == 0 and l == 0)),
-                          str(int(h == 0)), hx((32 * w) << 16), hx(da, 16), hx(db, 16), hx(idv),
-                          "1"]
-                lanes[Lane2(128 * h + l)] = (row_in + [hx(v) for v in bg[l]],
-                                             [hx(v) for v in tm[l]])
+            pair_rows(h, lanes, [hx(da, 16), hx(db, 16), hx(idv), "1"], bg, tm)
         else:
-            init = image_words(img)
             for l in range(128):
                 lanes[l] = (cta_lane_ins(l) + [hx(da, 16), hx(db, 16), hx(idv), "1"]
                             + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]])
@@ -1033,13 +1044,8 @@ def mma_sp_pair_group(kind, at, bt, acc, n, k, sel=0):
     da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
     lanes, init = {}, {}
     for h in range(2):
-        img = bytearray(size)
-        place(img, a_off, A_stored[h * mh:(h + 1) * mh], ebits, a_lbo, a_sbo)
-        place(img, b_off, [row[h * nh:(h + 1) * nh] for row in B], ebits, b_lbo, b_sbo,
-              transpose=True)
-        for off, ws in image_words(img).items():
-            init[f"rank {h} {off:#x}"] = ws
-        bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
+        bg = pair_cta(h, init, size, (a_off, A_stored[h * mh:(h + 1) * mh], a_lbo, a_sbo),
+                      (b_off, [row[h * nh:(h + 1) * nh] for row in B], b_lbo, b_sbo), ebits, nbg)
         for (lane, col), word in tmem_meta(kind, meta[h * mh:(h + 1) * mh], sel).items():
             bg[lane][n + col] = word
         tm = [row[:] for row in bg]
@@ -1047,11 +1053,7 @@ def mma_sp_pair_group(kind, at, bt, acc, n, k, sel=0):
             for j in range(n):
                 bg[r][j] = C[h * mh + r][j]
                 tm[r][j] = D[h * mh + r][j]
-        for l in range(128):
-            w = l // 32
-            ins = ["0x0", "0x8", str(int(w == 0)), str(int(h == 0 and l == 0)), str(int(h == 0)),
-                   hx((32 * w) << 16), hx(da, 16), hx(db, 16), hx(idv), "1"]
-            lanes[Lane2(128 * h + l)] = (ins + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]])
+        pair_rows(h, lanes, [hx(da, 16), hx(db, 16), hx(idv), "1"], bg, tm)
     g.case("random inputs", lanes, init=init,
            expect={f"rank {h} 0x0": ["*"] * 4 for h in range(2)})
     return g
