@@ -60,7 +60,8 @@
 //! column `base + k·bits/32`); a 4- or 6-bit A of `.kind::f8f6f4`/`::mxf8f6f4` there takes one
 //! byte per element (a 4-bit one at bits 2-5, a 6-bit one at bits 0-5: the containers
 //! `tcgen05.cp`'s decompression writes, docs/isa-notes.md); a 4-bit A of `.kind::mxf4`/
-//! `::mxf4nvf4` there faults as not supported yet.
+//! `::mxf4nvf4` there keeps the packed format of shared memory, eight e2m1 to a column,
+//! element `k` at bits `4·(k % 8)` of column `base + k / 8` (⚠ docs/isa-notes.md).
 //!
 //! `.kind::f8f6f4` (K = 32) takes A and B types from the instruction descriptor: E4M3 0, E5M2
 //! 1, E2M3 3, E3M2 4, E2M1 5 (Table 42), each its own. In shared memory 8-bit elements are
@@ -76,7 +77,9 @@
 //! `scale-input-d` (an immediate 0..15, `.kind::f16` and `.kind::tf32`) multiplies the input
 //! D by 2^-s first, rounded to nearest in the accumulator format (exact unless it
 //! underflows); `disable-output-lane` (four 32-bit words, lane `l` at bit `l % 32` of word
-//! `l / 32`) keeps the lanes whose bit is set as they were.
+//! `l / 32`) keeps the lanes whose bit is set as they were; with `.cta_group::2` its eight
+//! words are the pair's 256 lanes, words 0-3 the even rank's and 4-7 the odd rank's (⚠
+//! ptxjit's reading, docs/isa-notes.md).
 //!
 //! # Block scaling (§9.7.16.10.7)
 //! `.kind::mxf8f6f4` (`.kind::f8f6f4`'s types and layouts, K = 32), `.kind::mxf4` and

@@ -226,11 +226,14 @@ pub(super) fn mma_lane(
             (8.., _) => (bits, 0),
             (4, Tc05Kind::F8f6f4 | Tc05Kind::Mxf8f6f4) => (8, 2),
             (6, Tc05Kind::F8f6f4 | Tc05Kind::Mxf8f6f4) => (8, 0),
+            // ⚠ `.kind::mxf4`/`::mxf4nvf4` keep their packed format in tensor memory too:
+            // eight e2m1 to a 32-bit column, element `2j` in the low half of byte `j`
+            // (docs/isa-notes.md).
+            (4, Tc05Kind::Mxf4 | Tc05Kind::Mxf4nvf4) => (4, 0),
             _ => {
                 return Err(tmem_fault(format!(
-                    "tcgen05.mma.kind::{kind}: a .{} A in tensor memory is not supported yet \
-                     (the ISA does not say how the two-to-a-byte elements of this kind sit in \
-                     tensor memory)",
+                    "tcgen05.mma.kind::{kind}: a .{} A in tensor memory has no container \
+                     layout ptxjit knows for this kind",
                     id.a
                 )))
             }
@@ -470,19 +473,12 @@ pub(super) fn mma_lane(
         }
     }
     // disable-output-lane: bit `l % 32` of word `l / 32` keeps tensor-memory lane `l` of D
-    // (the lane of row `r`: `r` with M = 128, Layout F's lane with M = 64).
-    if pair && lane_mask && (5..13).any(|k| d.arg(s, k, lane) != 0) {
-        return Err(tmem_fault(
-            "tcgen05.mma.cta_group::2 with disable-output-lane bits set: which lanes of which \
-             CTA each of the eight words names is not in the ISA's text; not supported (all \
-             zero is)"
-                .into(),
-        ));
-    }
-    let kept = |r: u64| -> bool {
-        !pair && lane_mask && {
-            let l = cell(r, 0).1;
-            let k = 5 + usize::from(sparse) + (l / 32) as usize;
+    // (the lane a cell of D is in: row `r` with M = 128, Layout F's lane with M = 64). ⚠ With
+    // `.cta_group::2` the eight words are the pair's 256 lanes in order: words 0-3 the even
+    // rank's (index 0 of `tms`), 4-7 the odd rank's.
+    let kept = |t: usize, l: u32| -> bool {
+        lane_mask && {
+            let k = 5 + usize::from(sparse) + 4 * t + (l / 32) as usize;
             (d.arg(s, k, lane) >> (l % 32)) & 1 == 1
         }
     };
@@ -506,9 +502,13 @@ pub(super) fn mma_lane(
                     .collect()
             })
             .collect();
-        for r in (0..mu).filter(|&r| !kept(r as u64)) {
+        for r in 0..mu {
             let bv = &bv[r / rows];
             for col in 0..nu {
+                let (t, l, cc) = cell(r as u64, col as u64);
+                if kept(t, l) {
+                    continue;
+                }
                 let mut acc = c[r * nu + col];
                 for kk in 0..ku {
                     acc = fp::arith(
@@ -520,8 +520,7 @@ pub(super) fn mma_lane(
                         false,
                     );
                 }
-                let (t, l, c) = cell(r as u64, col as u64);
-                tms[t].set(l, c, acc as u32);
+                tms[t].set(l, cc, acc as u32);
             }
         }
         return Ok(());
@@ -545,10 +544,12 @@ pub(super) fn mma_lane(
                 .flat_map(|r| c[r * nu + 8 * j..r * nu + 8 * j + 8].to_vec())
                 .collect();
             let dj = mma::multiply(&spec, ab, &bj, &cj);
-            for r in (0..mb).filter(|&r| !kept((r0 + r) as u64)) {
+            for r in 0..mb {
                 for col in 0..8 {
                     let (t, l, c) = cell((r0 + r) as u64, (8 * j + col) as u64);
-                    tms[t].set(l, c, dj[r * 8 + col] as u32);
+                    if !kept(t, l) {
+                        tms[t].set(l, c, dj[r * 8 + col] as u32);
+                    }
                 }
             }
         }
