@@ -113,6 +113,17 @@ fn tcgen05_sparse_forms() {
     check("tcgen05_sparse", |_| false);
 }
 
+/// `tcgen05.mma{.sp}` with the disable-output-lane vector (4 words, 8 with `.cta_group::2`)
+/// (registers only) and scale-input-d: each kind, A from a descriptor or tensor memory, both
+/// CTA groups.
+#[test]
+fn tcgen05_lane_mask_forms() {
+    // ptxas takes scale-input-d with .kind::i8; the ISA defines it for the float kinds only.
+    check("tcgen05_lane_mask", |inst| {
+        inst.contains(".kind::i8") && inst.ends_with(", 3;")
+    });
+}
+
 /// `multimem.ld_reduce`, `multimem.st` and `multimem.red`: every operation, type, vector
 /// width and accumulation precision.
 #[test]

@@ -511,6 +511,21 @@ def cta_lane_ins(lane):
     return ["0x0", "0x8", str(int(w == 0)), str(int(lane == 0)), hx((32 * w) << 16)]
 
 
+def cta_case(g, bg, C, D, ins, init):
+    """Group g's one case for a single CTA's multiply: D's rows in lanes 0..M, columns 0..N
+    (C in, D out) over the background bg (128 lanes); each lane's row the snippet's inputs,
+    `ins`, then its background."""
+    tm = [row[:] for row in bg]
+    for r, (c_row, d_row) in enumerate(zip(C, D)):
+        bg[r][:len(c_row)] = c_row
+        tm[r] = bg[r][:]
+        tm[r][:len(d_row)] = d_row
+    lanes = {l: (cta_lane_ins(l) + ins + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]])
+             for l in range(128)}
+    g.case("random inputs", lanes, init=init, expect={0: ["*"] * 4})
+    return g
+
+
 CP_DEST = {  # shape -> (rows, bytes per row, row -> destination lanes)
     "128x256b": (128, 32, lambda r: [r]),
     "4x256b": (4, 32, lambda r: [32 * r]),
@@ -748,6 +763,35 @@ def pair_snippet(op, ncols, nbg):
             f"@w0 tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned")
 
 
+def cta_image(size, a, b, bits):
+    """One CTA's shared-memory image as {offset: words}: A's rows at a = (offset, rows, LBO,
+    SBO) K-major (None: A is not in shared memory), B at b = (offset, K x N rows, LBO, SBO)
+    K-major (stored transposed)."""
+    img = bytearray(size)
+    if a is not None:
+        place(img, a[0], a[1], bits, a[2], a[3])
+    place(img, b[0], b[1], bits, b[2], b[3], transpose=True)
+    return image_words(img)
+
+
+def pair_cta(h, init, size, a, b, bits, nbg):
+    """Rank h of a CTA pair: its image (cta_image) as the init words of `rank h`, and a random
+    background of nbg columns for its 128 lanes (returned)."""
+    for off, ws in cta_image(size, a, b, bits).items():
+        init[f"rank {h} {off:#x}"] = ws
+    return [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
+
+
+def pair_rows(h, lanes, ins, bg, tm):
+    """Rank h's 128 lane rows (pair_snippet's inputs, then `ins`, then the background bg in;
+    tm out) into lanes."""
+    for l in range(128):
+        w = l // 32
+        row_in = ["0x0", "0x8", str(int(w == 0)), str(int(h == 0 and l == 0)), str(int(h == 0)),
+                  hx((32 * w) << 16)] + ins
+        lanes[Lane2(128 * h + l)] = (row_in + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]])
+
+
 def mma_pair_group(kind, at, bt, acc, m, n, k, enable_d=1, sat=False):
     """tcgen05.mma.cta_group::2 over a CTA pair (docs/coverage.md's tcgen05.mma row and
     docs/isa-notes.md ".cta_group::2", the ISA's figures as read there): one M x K by K x N
@@ -793,24 +837,15 @@ def mma_pair_group(kind, at, bt, acc, m, n, k, enable_d=1, sat=False):
     da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
     lanes, init = {}, {}
     for h in range(2):
-        img = bytearray(size)
-        place(img, a_off, A[h * mh:(h + 1) * mh], ebits, a_lbo, a_sbo)
-        place(img, b_off, [row[h * nh:(h + 1) * nh] for row in B], ebits, b_lbo, b_sbo,
-              transpose=True)
-        for off, ws in image_words(img).items():
-            init[f"rank {h} {off:#x}"] = ws
-        bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
+        bg = pair_cta(h, init, size, (a_off, A[h * mh:(h + 1) * mh], a_lbo, a_sbo),
+                      (b_off, [row[h * nh:(h + 1) * nh] for row in B], b_lbo, b_sbo), ebits, nbg)
         tm = [row[:] for row in bg]
         for r in range(mh):
             for j in range(n):
                 lane, col = (r, j) if m == 256 else (r + 64 * (j // nh), j % nh)
                 bg[lane][col] = C[h * mh + r][j]
                 tm[lane][col] = D[h * mh + r][j]
-        for l in range(128):
-            w = l // 32
-            ins = ["0x0", "0x8", str(int(w == 0)), str(int(h == 0 and l == 0)), str(int(h == 0)),
-                   hx((32 * w) << 16), hx(da, 16), hx(db, 16), hx(idv), str(enable_d)]
-            lanes[Lane2(128 * h + l)] = (ins + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]])
+        pair_rows(h, lanes, [hx(da, 16), hx(db, 16), hx(idv), str(enable_d)], bg, tm)
     g.case("random inputs", lanes, init=init,
            expect={f"rank {h} 0x0": ["*"] * 4 for h in range(2)})
     return g
@@ -868,16 +903,8 @@ def mx_group():
         for lane in range(j % 32, 128, 32):
             w = bg[lane][20 + j // 32]
             bg[lane][20 + j // 32] = (w & ~(0xFF << 8 * b_id)) | sb[j] << 8 * b_id
-    tm = [row[:] for row in bg]
-    for r in range(m):
-        bg[r][:n] = C[r]
-        tm[r] = bg[r][:]
-        tm[r][:n] = D[r]
     da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
-    lanes = {l: (cta_lane_ins(l) + [hx(da, 16), hx(db, 16), hx(idv), "1"]
-                 + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]]) for l in range(128)}
-    g.case("random inputs", lanes, init=image_words(img), expect={0: ["*"] * 4})
-    return g
+    return cta_case(g, bg, C, D, [hx(da, 16), hx(db, 16), hx(idv), "1"], image_words(img))
 
 
 def mx_pair_group(m, n, pair=True, sp=False):
@@ -943,11 +970,13 @@ def mx_pair_group(m, n, pair=True, sp=False):
     da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
     lanes, init = {}, {}
     for h in range(ctas):
-        img = bytearray(size)
-        place(img, a_off, A_stored[h * mh:(h + 1) * mh], 8, a_lbo, a_sbo)
-        place(img, b_off, [row[h * nh:(h + 1) * nh] for row in B], 8, b_lbo, b_sbo,
-              transpose=True)
-        bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
+        a_img = (a_off, A_stored[h * mh:(h + 1) * mh], a_lbo, a_sbo)
+        b_img = (b_off, [row[h * nh:(h + 1) * nh] for row in B], b_lbo, b_sbo)
+        if pair:
+            bg = pair_cta(h, init, size, a_img, b_img, 8, nbg)
+        else:
+            init = cta_image(size, a_img, b_img, 8)
+            bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
         for p in range(4):  # scale columns: the same words in every partition
             for l in range(32):
                 bg[32 * p + l][16:24] = bg[l][16:24]
@@ -975,17 +1004,8 @@ def mx_pair_group(m, n, pair=True, sp=False):
                 bg[lane][col] = C[h * mh + r][j]
                 tm[lane][col] = D[h * mh + r][j]
         if pair:
-            for off, ws in image_words(img).items():
-                init[f"rank {h} {off:#x}"] = ws
-            for l in range(128):
-                w = l // 32
-                row_in = ["0x0", "0x8", str(int(w == 0)), str(int(h == 0 and l == 0)),
-                          str(int(h == 0)), hx((32 * w) << 16), hx(da, 16), hx(db, 16), hx(idv),
-                          "1"]
-                lanes[Lane2(128 * h + l)] = (row_in + [hx(v) for v in bg[l]],
-                                             [hx(v) for v in tm[l]])
+            pair_rows(h, lanes, [hx(da, 16), hx(db, 16), hx(idv), "1"], bg, tm)
         else:
-            init = image_words(img)
             for l in range(128):
                 lanes[l] = (cta_lane_ins(l) + [hx(da, 16), hx(db, 16), hx(idv), "1"]
                             + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]])
@@ -1033,13 +1053,8 @@ def mma_sp_pair_group(kind, at, bt, acc, n, k, sel=0):
     da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
     lanes, init = {}, {}
     for h in range(2):
-        img = bytearray(size)
-        place(img, a_off, A_stored[h * mh:(h + 1) * mh], ebits, a_lbo, a_sbo)
-        place(img, b_off, [row[h * nh:(h + 1) * nh] for row in B], ebits, b_lbo, b_sbo,
-              transpose=True)
-        for off, ws in image_words(img).items():
-            init[f"rank {h} {off:#x}"] = ws
-        bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
+        bg = pair_cta(h, init, size, (a_off, A_stored[h * mh:(h + 1) * mh], a_lbo, a_sbo),
+                      (b_off, [row[h * nh:(h + 1) * nh] for row in B], b_lbo, b_sbo), ebits, nbg)
         for (lane, col), word in tmem_meta(kind, meta[h * mh:(h + 1) * mh], sel).items():
             bg[lane][n + col] = word
         tm = [row[:] for row in bg]
@@ -1047,11 +1062,7 @@ def mma_sp_pair_group(kind, at, bt, acc, n, k, sel=0):
             for j in range(n):
                 bg[r][j] = C[h * mh + r][j]
                 tm[r][j] = D[h * mh + r][j]
-        for l in range(128):
-            w = l // 32
-            ins = ["0x0", "0x8", str(int(w == 0)), str(int(h == 0 and l == 0)), str(int(h == 0)),
-                   hx((32 * w) << 16), hx(da, 16), hx(db, 16), hx(idv), "1"]
-            lanes[Lane2(128 * h + l)] = (ins + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]])
+        pair_rows(h, lanes, [hx(da, 16), hx(db, 16), hx(idv), "1"], bg, tm)
     g.case("random inputs", lanes, init=init,
            expect={f"rank {h} 0x0": ["*"] * 4 for h in range(2)})
     return g
@@ -1112,16 +1123,131 @@ def mx4_sp_group(m=128, n=16):
             bg[lane][20 + j // 32] = sum(f << 8 * b for b, f in enumerate(sb[j]))
     for (lane, col), word in tmem_meta("f8f6f4", meta, 0).items():
         bg[lane][24 + col] = word
-    tm = [row[:] for row in bg]
-    for r in range(m):
-        bg[r][:n] = C[r]
-        tm[r] = bg[r][:]
-        tm[r][:n] = D[r]
     da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
-    lanes = {l: (cta_lane_ins(l) + [hx(da, 16), hx(db, 16), hx(idv), "1"]
-                 + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]]) for l in range(128)}
-    g.case("random inputs", lanes, init=image_words(img), expect={0: ["*"] * 4})
+    return cta_case(g, bg, C, D, [hx(da, 16), hx(db, 16), hx(idv), "1"], image_words(img))
+
+
+def mma_pair_tmem_group(m, n, a_tmem=False, mask=None):
+    """tcgen05.mma.cta_group::2.kind::f16, f16 x f16 -> f32, K = 16, over a CTA pair as
+    mma_pair_group, with A in tensor memory (`a_tmem`: each CTA's M/2 rows at the column after
+    D's, two f16 to a 32-bit column, element k at bits 16·(k % 2), the lanes of D's rows: M =
+    256 local row r in lane r; M = 128 (Layout B) ⚠ local row r in lanes r and 64 + r, the
+    rows duplicated as CUTLASS's TmemAllocMode::Duplicated says) and/or a disable-output-lane
+    mask (`mask`: eight words; ⚠ ptxjit's reading of "the least significant bit of the first
+    element ... lane 0" with a vector of 8 for .cta_group::2: bit b of the pair's 256 bits,
+    word b / 32, names lane b % 128 of rank b / 128; a set bit keeps that lane's cells of D)."""
+    k, ebits = 16, 16
+    mh, nh = m // 2, n // 2
+    cols = n if m == 256 else nh  # D's columns in each CTA's tensor memory
+    acols = k * ebits // 32
+    a_lbo, a_sbo = 0x1000, 0x80
+    b_lbo, b_sbo = max(0x200, (nh // 8) * 0x80), 0x80
+    a_off, b_off = 0x400, 0x2000 + 0x400
+    size = b_off + (k * ebits // 128) * b_lbo
+    nbg = max(16, 1 << (cols + (acols if a_tmem else 0) - 1).bit_length())
+    idv = idesc(1, "f16", "f16", m, n)
+    pre, regs, mask_s = "", "", ""
+    if a_tmem:
+        pre, regs = f"add.u32 at, ta, {cols}; ", " at:b32"
+    if mask is not None:
+        pre += "".join(f"mov.b32 k{i}, {hx(w)}; " for i, w in enumerate(mask))
+        mask_s = " {" + ", ".join(f"k{i}" for i in range(8)) + "},"
+        regs += "".join(f" k{i}:b32" for i in range(8))
+    op = (f"{pre}@q tcgen05.mma.cta_group::2.kind::f16 [ta], {'[at]' if a_tmem else 'da'}, db, "
+          f"id,{mask_s} pe")
+    ins = ([] if a_tmem else ["da:sdesc"]) + ["db:sdesc", "id:b32", "pe:pred"]
+    head = (pair_snippet(op, max(32, nbg), nbg) + " :: " + " ".join(f"o{j}:b32" for j in range(nbg))
+            + " <- s:sptr mb:sptr w0:pred q:pred z:pred lw:u32 " + " ".join(ins) + " "
+            + " ".join(f"b{j}:b32" for j in range(nbg))
+            + f" ; shared {size} ; warps 4 ; cluster 2 ; regs ta:b32 tb:b32 pw:pred{regs}")
+    g = Group(f"tcgen05.mma.cta_group::2.kind::f16 M={m} N={n} K={k}, f16 x f16 -> f32: a CTA "
+              "pair" + (", A in tensor memory after D's columns" + (
+                  " (each CTA's 64 rows in lanes 0-63 and again in 64-127, ⚠ CUTLASS's reading)"
+                  if m == 128 else "") if a_tmem else "")
+              + (", disable-output-lane (8 words: words 0-3 rank 0's lanes, 4-7 rank 1's, ⚠ "
+                 "ptxjit's reading; set bits keep their lanes)" if mask is not None else "")
+              + " (rank 0's thread 0 issues; D read back in both CTAs)", head)
+    A = [[rand_elem("f16") for _ in range(k)] for _ in range(m)]
+    B = [[rand_elem("f16") for _ in range(n)] for _ in range(k)]
+    C = [[gw.rand_float("f32", -1, 4) for _ in range(n)] for _ in range(m)]
+    D = mma_float([[elem_val("f16", v) for v in row] for row in A],
+                  [[elem_val("f16", v) for v in row] for row in B], C, "f32")
+    da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
+    lanes, init = {}, {}
+    for h in range(2):
+        a_img = None if a_tmem else (a_off, A[h * mh:(h + 1) * mh], a_lbo, a_sbo)
+        bg = pair_cta(h, init, size, a_img, (b_off, [row[h * nh:(h + 1) * nh] for row in B],
+                                             b_lbo, b_sbo), ebits, nbg)
+        if a_tmem:
+            for r in range(mh):
+                row = A[h * mh + r]
+                words = [row[2 * c] | row[2 * c + 1] << 16 for c in range(acols)]
+                for lane in ((r, 64 + r) if m == 128 else (r,)):
+                    bg[lane][cols:cols + acols] = words
+        tm = [row[:] for row in bg]
+        for r in range(mh):
+            for j in range(n):
+                lane, col = (r, j) if m == 256 else (r + 64 * (j // nh), j % nh)
+                kept = mask is not None and (mask[4 * h + lane // 32] >> (lane % 32)) & 1
+                bg[lane][col] = C[h * mh + r][j]
+                tm[lane][col] = C[h * mh + r][j] if kept else D[h * mh + r][j]
+        pair_rows(h, lanes, ([] if a_tmem else [hx(da, 16)]) + [hx(db, 16), hx(idv), "1"], bg,
+                  tm)
+    g.case("random inputs", lanes, init=init,
+           expect={f"rank {h} 0x0": ["*"] * 4 for h in range(2)})
     return g
+
+
+def mx4_tmem_group(kind, n=16):
+    """tcgen05.mma.cta_group::1.kind::mxf4.block_scale (.scale_vec::2X, A ID 2, B ID 0) or
+    .kind::mxf4nvf4.block_scale.block16 (.scale_vec::4X, IDs 0), M = 128, K = 64, e2m1 x e2m1
+    -> f32, ue8m0 factors, A in tensor memory: ⚠ in the packed format these kinds take in
+    shared memory (§9.7.16.10.4.6: two e2m1 to a byte, element 2j in the low half of byte j), so
+    eight to a 32-bit column: row i in lane i, element kk at column 24 + kk / 8, bits
+    4·(kk % 8) (docs/isa-notes.md); B packed so in shared memory; K/NX elements per factor, row
+    i's factors at lane i % 32 of every partition, column 16 + i / 32, bytes ID..ID + NX, column
+    j of B's at column 20 (as mx4_sp_group's). D = Σ (a·2^sa)(b·2^sb) + C in f32."""
+    m, k = 128, 64
+    nv, a_id, b_id = (2, 2, 0) if kind == "mxf4" else (4, 0, 0)
+    qual = "mxf4.block_scale" if kind == "mxf4" else "mxf4nvf4.block_scale.block16"
+    b_lbo, b_sbo = 0x200, 0x80
+    b_off = 0x400
+    size = b_off + (k // 32) * b_lbo
+    nbg = 32
+    idv = (b_id << 4 | 1 << 7 | 1 << 10 | (n >> 3) << 17 | 1 << 23 | (m >> 4) << 24
+           | a_id << 29)
+    op = ("add.u32 sa, ta, 16; add.u32 sb, ta, 20; add.u32 at, ta, 24; "
+          f"@q tcgen05.mma.cta_group::1.kind::{qual} [ta], [at], db, id, [sa], [sb], pe")
+    g = Group(f"tcgen05.mma.cta_group::1.kind::{qual} M={m} N={n} K={k}, e2m1 x e2m1 -> f32, "
+              f"{nv} ue8m0 factors per row/column (A ID {a_id}, B ID {b_id}): A in tensor memory, "
+              "eight e2m1 to a column (⚠ the packed shared-memory format kept)",
+              cta_head(op, 32, nbg, ["db:sdesc", "id:b32", "pe:pred"], size,
+                       " sa:b32 sb:b32 at:b32"))
+
+    def v4(c):
+        return value("e2m1", c << 2) if c else F(0)
+    A = [[R.randrange(16) for _ in range(k)] for _ in range(m)]
+    B = [[R.randrange(16) for _ in range(n)] for _ in range(k)]
+    sa = [[R.randint(124, 130) for _ in range(nv)] for _ in range(m)]
+    sb = [[R.randint(124, 130) for _ in range(nv)] for _ in range(n)]
+    C = [[gw.rand_float("f32", -1, 4) for _ in range(n)] for _ in range(m)]
+    blk = k // nv
+    Av = [[v4(A[i][kk]) * F(2) ** (sa[i][kk // blk] - 127) for kk in range(k)] for i in range(m)]
+    Bv = [[v4(B[kk][j]) * F(2) ** (sb[j][kk // blk] - 127) for j in range(n)] for kk in range(k)]
+    D = mma_float(Av, Bv, C, "f32")
+    img = bytearray(size)
+    place(img, b_off, B, 4, b_lbo, b_sbo, transpose=True)
+    bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
+    for i in range(m):
+        for lane in range(i % 32, 128, 32):
+            bg[lane][16 + i // 32] = sum(f << 8 * (a_id + b) for b, f in enumerate(sa[i]))
+    for j in range(n):
+        for lane in range(j % 32, 128, 32):
+            bg[lane][20 + j // 32] = sum(f << 8 * (b_id + b) for b, f in enumerate(sb[j]))
+    for i in range(m):
+        bg[i][24:32] = [sum(A[i][8 * c + e] << 4 * e for e in range(8)) for c in range(k // 8)]
+    db = tc_desc(b_off, b_lbo, b_sbo)
+    return cta_case(g, bg, C, D, [hx(db, 16), hx(idv), "1"], image_words(img))
 
 
 def gen_tcgen05():
@@ -1188,6 +1314,16 @@ def gen_tcgen05():
     ]
     R.seed(3406)
     gs.append(mx4_sp_group())
+    # A 4-bit A in tensor memory, and the CTA pair's A in tensor memory with M = 128 and its
+    # disable-output-lane: their own seed.
+    R.seed(3407)
+    gs += [
+        mx4_tmem_group("mxf4"),
+        mx4_tmem_group("mxf4nvf4"),
+        mma_pair_tmem_group(128, 32, a_tmem=True),
+        mma_pair_tmem_group(128, 32, mask=[R.randrange(1 << 32) for _ in range(8)]),
+        mma_pair_tmem_group(256, 16, a_tmem=True, mask=[R.randrange(1 << 32) for _ in range(8)]),
+    ]
     write("tcgen05.isa", """
 tcgen05 (PTX ISA §9.7.16 "TensorCore 5th Generation Family Instructions": §9.7.16.7.1
 tcgen05.alloc/dealloc/relinquish_alloc_permit, tcgen05.ld, tcgen05.st,
@@ -1212,7 +1348,10 @@ the layout public sm_100 code writes; the ISA gives it in figures only), the sel
 bits 0-1; tcgen05.mma.ws.sp (§9.7.16.10.9.3) with M = 64 and 32: D in Layouts E and G, the
 metadata of rows 0..M repeated every M lanes;
 .cta_group::2 (§9.7.16.5): a cluster of two 4-warp CTAs, one multiply whose A, B and D halves
-each CTA holds (mma_pair_group; docs/isa-notes.md ".cta_group::2": Layouts A and B);
+each CTA holds (mma_pair_group; docs/isa-notes.md ".cta_group::2": Layouts A and B), with A in
+tensor memory (M = 128: each CTA's rows in lanes 0-63 and again in 64-127) and the 8-word
+disable-output-lane (words 0-3 rank 0's lanes, 4-7 rank 1's: ⚠ ptxjit's reading, isa-notes);
+.kind::mxf4/::mxf4nvf4 with A in tensor memory packed eight e2m1 to a column (⚠ isa-notes);
 tcgen05.commit arriving on an mbarrier that every thread waits on. 4-warp
 groups: warp 0 allocates, thread 0 issues; D = A·B + C as in wgmma.isa (products exact, one
 rounding per k ascending, docs/isa-notes.md).""",

@@ -706,7 +706,8 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
     let scale_d = match cx.inst.operands.len() {
         n if n == en_at + 1 => 0,
         n if n == en_at + 2 => {
-            if !matches!(kind, Tc05Kind::F16 | Tc05Kind::Tf32) {
+            // `.kind::i8`: refused as unsupported below, once the rest is checked.
+            if !matches!(kind, Tc05Kind::F16 | Tc05Kind::Tf32 | Tc05Kind::I8) {
                 return Err(cx.bad(&format!(
                     "scale-input-d is for .kind::f16 and .kind::tf32 only, not .kind::{kind}"
                 )));
@@ -729,8 +730,29 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
     }
     if mask {
         for o in &regs(cx, 4 + at, if pair { 8 } else { 4 })? {
+            // ptxas 13.5 refuses immediates in the vector.
+            if !matches!(o, Operand::Reg { .. }) {
+                return Err(LowerError::new(
+                    o.span(),
+                    format!("'{}': disable-output-lane takes registers only", cx.ptx),
+                ));
+            }
             args.push(b.src_rel(cx, o, Type::I32, None)?);
         }
+    }
+    if kind == Tc05Kind::I8 && cx.inst.operands.len() == en_at + 2 {
+        // ptxas 13.5 takes it, except on `.sp` with disable-output-lane; the ISA gives
+        // scale-input-d (D · 2^-s) for the floating-point kinds only and says nothing of an
+        // integer D.
+        if sparse && mask {
+            return Err(
+                cx.bad("scale-input-d is for .kind::f16 and .kind::tf32 only, not .kind::i8")
+            );
+        }
+        return Err(cx.unsupported(
+            "scale-input-d with .kind::i8 (the ISA defines it for .kind::f16 and .kind::tf32 \
+             only)",
+        ));
     }
     b.emit(
         Op::Tcgen05 {

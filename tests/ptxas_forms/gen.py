@@ -87,6 +87,23 @@ def tcgen05_sparse():
             order, cg, kind, c, a, meta, zero)
 
 
+def tcgen05_lane_mask():
+    """tcgen05.mma{.sp} with the disable-output-lane vector (4 or 8 words, as registers or
+    immediates) and scale-input-d, each kind, A from a descriptor or tensor memory, both CTA
+    groups, and the block-scaled kinds (which take neither)."""
+    kinds = ["kind::f16", "kind::tf32", "kind::f8f6f4", "kind::i8",
+             "kind::mxf8f6f4.block_scale.scale_vec::1X", "kind::mxf4.block_scale",
+             "kind::mxf4nvf4.block_scale.block16"]
+    masks = ["", " {%r8, %r9, %r10, %r11},", " {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15},",
+             " {0, 0, 0, 0},", " {0, 0, 0, 0, 0, 0, 0, 0},"]
+    for sp, cg, kind, a, mask, scale in itertools.product(
+            ["", ".sp"], [1, 2], kinds, ["%rd1", "[%r2]"], masks, ["", ", 3"]):
+        meta = " [%r5]," if sp else ""
+        sf = " [%r6], [%r7]," if "block_scale" in kind else ""
+        yield "sm_100a", "tcgen05.mma%s.cta_group::%d.%s [%%r1], %s, %%rd2,%s %%r3,%s%s %%p1%s;" % (
+            sp, cg, kind, a, meta, sf, mask, scale)
+
+
 def multimem():
     """multimem.ld_reduce / .st / .red: every op, type, vector width and accumulation."""
     types = ["b32", "b64", "u32", "u64", "s32", "s64", "f16", "f16x2", "bf16", "bf16x2",
@@ -215,6 +232,7 @@ def mma_sparse_targets():
 
 
 FAMILIES = {"tcgen05_collector": tcgen05_collector, "multimem": multimem,
+            "tcgen05_lane_mask": tcgen05_lane_mask,
             "tcgen05_sparse": tcgen05_sparse, "mma_block_scale": mma_block_scale,
             "mma_sparse_targets": mma_sparse_targets}
 

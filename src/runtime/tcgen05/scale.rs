@@ -21,7 +21,8 @@
 //! With `.cta_group::2` each CTA reads its own tensor memory at the same addresses: scale_A
 //! holds the CTA's own M/2 rows, scale_B all N columns (the CTA's half of D needs them all).
 
-use super::{tmem_fault, InstrDesc, MmaFault, TensorMemory, LANES};
+use super::multiply::{tmem_fault, MmaFault};
+use super::{InstrDesc, TensorMemory, LANES};
 use crate::runtime::mma::scale_value;
 
 /// How a scale-factor vector's entries sit in the 32-lane partitions (see the module

@@ -51,7 +51,8 @@
 //! lane `r`, columns `col`, `col + 1`); their sparsity selector "is assumed to be 0"
 //! (instruction descriptor bits 0-1 are not read).
 
-use super::{FaultKind, MmaFault, TensorMemory};
+use super::multiply::MmaFault;
+use super::{FaultKind, TensorMemory};
 use crate::ir::Tc05Kind;
 
 /// The fields §9.7.16.10.8.2 calls meaningful for a 2:4 chunk.
@@ -215,6 +216,24 @@ pub(super) fn expand(
 mod tests {
     use super::*;
 
+    /// A tensor memory with 32 columns allocated and `word` in columns `cols` of every lane.
+    fn filled(cols: std::ops::Range<u32>, word: u32) -> TensorMemory {
+        let tm = TensorMemory::default();
+        assert_eq!(tm.alloc(32), Ok(0));
+        for lane in 0..128 {
+            for col in cols.clone() {
+                tm.set(lane, col, word);
+            }
+        }
+        tm
+    }
+
+    /// Check that `err` is a metadata fault whose detail contains each of `parts`.
+    fn fault_names(err: (FaultKind, String), parts: &[&str]) {
+        assert_eq!(err.0, FaultKind::SparseMetadata);
+        assert!(parts.iter().all(|p| err.1.contains(p)), "{}", err.1);
+    }
+
     /// The `.kind::f16` map puts each (row, chunk) field in its own 4 bits of the 128 lanes of
     /// one column, and the `.kind::i8` map in lane `row` of two columns.
     #[test]
@@ -234,12 +253,7 @@ mod tests {
     /// A row of all-`0b0110` fields (places 2 and 1) and a bad field.
     #[test]
     fn expand_places_and_faults() {
-        let tm = TensorMemory::default();
-        assert_eq!(tm.alloc(32), Ok(0));
-        for lane in 0..128 {
-            tm.set(lane, 0, 0x6666_6666);
-            tm.set(lane, 1, 0x6666_6666);
-        }
+        let tm = filled(0..2, 0x6666_6666);
         let stored: Vec<u64> = (0..128 * 32).collect();
         let a = expand(&tm, 0, Tc05Kind::I8, 0, &stored, 128, 64, MetaLanes::Rows).expect("valid");
         // Row 1, chunk 0: stored elements 32, 33 at places 2 and 1.
@@ -247,12 +261,7 @@ mod tests {
         tm.set(5, 1, 0x6666_6566);
         let err =
             expand(&tm, 0, Tc05Kind::I8, 0, &stored, 128, 64, MetaLanes::Rows).expect_err("0b0101");
-        assert_eq!(err.0, FaultKind::SparseMetadata);
-        assert!(
-            err.1.contains("0b0101 for row 5, columns 40..43"),
-            "{}",
-            err.1
-        );
+        fault_names(err, &["0b0101 for row 5, columns 40..43"]);
         assert!(expand(&tm, 0, Tc05Kind::I8, 1, &stored, 128, 64, MetaLanes::Rows).is_err());
     }
 
@@ -260,12 +269,8 @@ mod tests {
     /// and `0b1110` at its second, in the `.kind::f16` places; other fields fault.
     #[test]
     fn tf32_pairs() {
-        let tm = TensorMemory::default();
-        assert_eq!(tm.alloc(32), Ok(0));
         // Lane 0 holds pairs 0-3 of rows 0 (bits 0-15) and 8 (bits 16-31); lane 8 pairs 4-7.
-        for lane in 0..128 {
-            tm.set(lane, 1, 0x4444_4444);
-        }
+        let tm = filled(1..2, 0x4444_4444);
         tm.set(0, 1, 0x4444_44e4);
         tm.set(8, 1, 0xe444_4444);
         let stored: Vec<u64> = (1..=128 * 8).collect();
@@ -278,11 +283,7 @@ mod tests {
         tm.set(3, 1, 0x4444_4c44);
         let err = expand(&tm, 0, Tc05Kind::Tf32, 1, &stored, 128, 16, MetaLanes::Rows)
             .expect_err("0b1100");
-        assert!(
-            err.1.contains("0b1100 for row 3, columns 4..5"),
-            "{}",
-            err.1
-        );
+        fault_names(err, &["0b1100 for row 3, columns 4..5"]);
         assert!(expand(&tm, 0, Tc05Kind::Tf32, 2, &stored, 128, 16, MetaLanes::Rows).is_err());
     }
 
@@ -290,34 +291,20 @@ mod tests {
     /// copy that differs faults.
     #[test]
     fn ws_copies() {
-        let tm = TensorMemory::default();
-        assert_eq!(tm.alloc(32), Ok(0));
-        for lane in 0..128 {
-            tm.set(lane, 0, 0x4444_4444);
-            tm.set(lane, 1, 0x4444_4444);
-        }
+        let tm = filled(0..2, 0x4444_4444);
         let stored: Vec<u64> = (0..32 * 32).collect();
         assert!(expand(&tm, 0, Tc05Kind::I8, 0, &stored, 32, 64, MetaLanes::Rows).is_ok());
         tm.set(96 + 5, 1, 0x4444_4944);
         let err =
             expand(&tm, 0, Tc05Kind::I8, 0, &stored, 32, 64, MetaLanes::Rows).expect_err("copy");
-        assert!(
-            err.1.contains("row 5, columns 40..43") && err.1.contains("lane 101"),
-            "{}",
-            err.1
-        );
+        fault_names(err, &["row 5, columns 40..43", "lane 101"]);
     }
 
     /// M = 64 (Layout F) at lane alignment 16: row r's 8-bit fields at lane 32·(r / 16) + 16 +
     /// r % 16; the metadata address must be at the same lane.
     #[test]
     fn layout_f_rows() {
-        let tm = TensorMemory::default();
-        assert_eq!(tm.alloc(32), Ok(0));
-        for lane in 0..128 {
-            tm.set(lane, 0, 0x4444_4444);
-            tm.set(lane, 1, 0x4444_4444);
-        }
+        let tm = filled(0..2, 0x4444_4444);
         // Row 17 (partition 1, lane 32 + 16 + 1 = 49), chunk 3: 0b1000 (places 0 and 2).
         tm.set(49, 0, 0x4444_8444);
         let stored: Vec<u64> = (0..64 * 32).collect();
@@ -345,12 +332,7 @@ mod tests {
     /// `.kind::mxf4` (4:8 in pairs): a field names the places of two pairs of elements.
     #[test]
     fn mxf4_pairs() {
-        let tm = TensorMemory::default();
-        assert_eq!(tm.alloc(32), Ok(0));
-        for lane in 0..128 {
-            tm.set(lane, 0, 0x4444_4444);
-            tm.set(lane, 1, 0x4444_4444);
-        }
+        let tm = filled(0..2, 0x4444_4444);
         // Row 2, chunk 0: 0b1101 (pair places 1 and 3); the selector is not read.
         tm.set(2, 0, 0x4444_444d);
         let stored: Vec<u64> = (0..128 * 64).collect();
