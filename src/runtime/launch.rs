@@ -504,6 +504,7 @@ impl Drop for Watched {
 /// Run a whole grid. Returns statistics, or the failure.
 pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchStats, LaunchFailure> {
     let sink = FaultSink::default();
+    let printf_out = input.printf;
     let [gx, gy, gz] = input.dims.grid;
     let ctas = gx as u64 * gy as u64 * gz as u64;
     let shared_size = input.static_shared.div_ceil(16) * 16 + input.dims.shared_bytes as u64;
@@ -1396,6 +1397,12 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             let _ = done_tx.send(());
         }
     });
+    // The failed assertions' lines, in order of CTA and thread, once the launch has ended (a
+    // GPU's host prints them at its next synchronization).
+    let asserts = sink.take_assert_text();
+    if !asserts.is_empty() {
+        printf_out.write(&asserts);
+    }
     if coop_deadlock.load(Ordering::Relaxed) && timed_out.load(Ordering::Relaxed) == 0 {
         let ended: Vec<[u32; 3]> = coop_ended
             .into_inner()
