@@ -1420,8 +1420,32 @@ __global__ void each(const int* v, int n) {
 __global__ void many() { assert(threadIdx.x % 2 == 0); }
 __global__ void __launch_bounds__(64) bounded(int* p) { p[threadIdx.x] = 1; }
 __global__ void coop(int* p) { p[blockIdx.x] = 1; }
+#include <cooperative_groups.h>
+__global__ void synced(int* p) {
+  assert(!(blockIdx.x == 1 && threadIdx.x < 32));
+  cooperative_groups::this_grid().sync();
+  p[blockIdx.x] = 1;
+}
+__global__ void spin(int* flag) {
+  if (threadIdx.x == 0) { assert(flag[1] == 1); atomicExch(flag, 1); }
+  else if (threadIdx.x == 32) { while (atomicAdd(flag, 0) == 0) {} }
+}
 int main(int argc, char** argv) {
   const char* m = argc > 1 ? argv[1] : "each";
+  if (!strcmp(m, "synced") || !strcmp(m, "spin")) {
+    int* d;
+    EXPECT(cudaMalloc(&d, 64) == cudaSuccess);
+    EXPECT(cudaMemset(d, 0, 64) == cudaSuccess);
+    void* args[] = {&d};
+    if (!strcmp(m, "synced"))
+      EXPECT(cudaLaunchCooperativeKernel((void*)synced, dim3(4), dim3(64), args, 0, 0) == cudaSuccess);
+    else
+      spin<<<1, 64>>>(d);
+    EXPECT(cudaDeviceSynchronize() == cudaErrorAssert);
+    std::fflush(stdout);
+    std::printf("PASS\n");
+    return 0;
+  }
   if (!strcmp(m, "refused")) {
     int* d;
     EXPECT(cudaMalloc(&d, 1 << 20) == cudaSuccess);
@@ -1565,6 +1589,42 @@ fn failing_asserts_print_at_most_1024_lines_per_launch() {
         assert!(
             stdout.contains("ptxjit: at most 1024 failed-assertion lines are printed per launch"),
             "{engine}: {stdout}"
+        );
+    }
+}
+
+/// Threads that wait for one that a failed assertion ended are not the launch's error, the
+/// assertion is (on a GPU its trap ends the grid): a cooperative grid whose CTA 1 fails it in
+/// its first warp before `grid.sync()` (a grid-wide deadlock here) and, under a time limit,
+/// a thread spinning on a flag the failing thread would have set both give
+/// `cudaErrorAssert`, with CUDA's line for each failing thread.
+#[test]
+fn threads_left_waiting_by_a_failed_assert_do_not_hide_it() {
+    let Some((app, libs)) = built("asserts_waiting", ASSERTS, &["-lineinfo"]) else {
+        return;
+    };
+    let want: Vec<String> = (0..32)
+        .map(|t| {
+            format!(
+                "18: void synced(int *): block: [1,0,0], thread: [{t},0,0] \
+                 Assertion `!(blockIdx.x == 1 && threadIdx.x < 32)` failed."
+            )
+        })
+        .collect();
+    for engine in ["jit", "interp"] {
+        let (stdout, stderr) = run_with_output(&app, &libs, engine, &["synced"], &[]);
+        assert_eq!(assertion_lines(&stdout), want, "{engine}: {stderr}");
+        assert!(!stderr.contains("deadlock"), "{engine}: {stderr}");
+        let (stdout, stderr) =
+            run_with_output(&app, &libs, engine, &["spin"], &[("PTXJIT_TIMEOUT", "1")]);
+        assert_eq!(
+            assertion_lines(&stdout),
+            ["23: void spin(int *): block: [0,0,0], thread: [0,0,0] Assertion `flag[1] == 1` failed."],
+            "{engine}: {stderr}"
+        );
+        assert!(
+            stderr.contains("cudaErrorAssert (710)"),
+            "{engine}: {stderr}"
         );
     }
 }

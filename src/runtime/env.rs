@@ -406,7 +406,8 @@ pub fn terminator_fault_index(n_insts: usize, b: crate::ir::Block) -> u32 {
 /// does not depend on how CTAs happened to be spread over host threads, a fault stops only
 /// its own CTA and the CTAs after it; CTAs before it run on until they end or fault
 /// themselves. A barrier or mbarrier deadlock stops CTAs the same way (the lowest deadlocked
-/// CTA is reported); time limits, cluster and grid-wide deadlocks stop everything.
+/// CTA is reported); time limits, cluster and grid-wide deadlocks stop everything. A failed
+/// `assert` stops nothing but its thread (see [`CtaEnv::assert_failed`]).
 #[derive(Debug)]
 pub struct AbortControl {
     /// Linear index of the lowest CTA that has faulted (`u64::MAX`: none yet).
@@ -521,6 +522,8 @@ struct SinkState {
     /// Linear index of the lowest CTA with a fault other than a failed assertion (`None`:
     /// none): it stopped the CTAs after it, whose assertion lines are not printed.
     hard: Option<u64>,
+    /// Whether a thread failed an assertion.
+    asserted: bool,
 }
 
 /// The failed-assertion lines one launch prints at most (those of the lowest CTAs and
@@ -581,6 +584,7 @@ impl FaultSink {
     ) -> Option<u64> {
         self.record_inner(r, cta, thread, false);
         let mut g = self.state.lock().ok()?;
+        g.asserted = true;
         let key = (cta, thread);
         let at = g.asserts.partition_point(|(c, t, _)| (*c, *t) <= key);
         if at >= ASSERT_LINES_MAX {
@@ -616,6 +620,13 @@ impl FaultSink {
             );
         }
         text
+    }
+
+    /// Whether a thread failed an assertion in this launch: its trap would have ended the
+    /// grid on a GPU, so a deadlock or time limit of threads that waited on after it is not
+    /// the launch's error.
+    pub fn asserted(&self) -> bool {
+        self.state.lock().is_ok_and(|g| g.asserted)
     }
 
     /// Linear index of the reported fault's CTA (`None`: no fault recorded).

@@ -1435,7 +1435,10 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         }
     }
     let stopped = timed_out.load(Ordering::Relaxed);
-    if stopped != 0 {
+    // After a failed assertion the threads that wait on (for the thread it ended, or in an
+    // endless loop) are not the launch's error, the assertion is (a GPU's trap ends the grid).
+    let asserted = sink.asserted();
+    if stopped == 2 || (stopped == 1 && !asserted) {
         let mut pos = grid.positions.into_inner().unwrap_or_default();
         pos.sort_by_key(|(c, ..)| *c);
         let n = pos.len();
@@ -1463,7 +1466,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     }
     // A deadlock and a fault stop the CTAs after their own alike: the lower CTA's is reported.
     if let Some((c, d)) = grid.deadlock.into_inner().ok().flatten() {
-        if sink.first_cta().is_none_or(|f| c < f) {
+        if !asserted && sink.first_cta().is_none_or(|f| c < f) {
             return Err(LaunchFailure::Deadlock(d));
         }
     }
