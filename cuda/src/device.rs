@@ -446,3 +446,45 @@ pub unsafe extern "C" fn cuDeviceCanAccessPeer(
         unsafe { out(can, c_int::from(yes)) }
     })
 }
+
+/// `CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK`, the first `CUdevice_P2PAttribute`.
+const P2P_ATTRIBUTE_FIRST: c_int = 1;
+/// `CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED`, the last one (CUDA 13).
+const P2P_ATTRIBUTE_LAST: c_int = 5;
+
+/// `cuDeviceGetP2PAttribute` (CUDA driver API: Peer Context Memory Access): an attribute of
+/// the link from `src` to `dst`. Errors, in the order checked (the documents give no order):
+/// `CUDA_ERROR_INVALID_VALUE` for a null `value`; `CUDA_ERROR_INVALID_DEVICE` when either
+/// device is not valid or both are the same device (which, with ptxjit's one device, every
+/// pair of valid devices is); `CUDA_ERROR_INVALID_VALUE` for an attribute that is none of
+/// `CUdevice_P2PAttribute`'s.
+#[no_mangle]
+pub unsafe extern "C" fn cuDeviceGetP2PAttribute(
+    value: *mut c_int,
+    attrib: c_int,
+    src: CUdevice,
+    dst: CUdevice,
+) -> CUresult {
+    entry("cuDeviceGetP2PAttribute", || {
+        initialized()?;
+        if value.is_null() {
+            return Err(Fail::new(CUDA_ERROR_INVALID_VALUE, "null value pointer"));
+        }
+        check_device(src)?;
+        check_device(dst)?;
+        if src == dst {
+            return Err(Fail::new(
+                CUDA_ERROR_INVALID_DEVICE,
+                format!("source and destination are the same device ({src}): a link joins two"),
+            ));
+        }
+        if !(P2P_ATTRIBUTE_FIRST..=P2P_ATTRIBUTE_LAST).contains(&attrib) {
+            return Err(Fail::new(
+                CUDA_ERROR_INVALID_VALUE,
+                format!("{attrib} is no CUdevice_P2PAttribute (1 to 5)"),
+            ));
+        }
+        // No two devices are linked here: no peer access, atomics or array access over it.
+        unsafe { out(value, 0) }
+    })
+}

@@ -186,10 +186,12 @@ fn say_refused<T>(d: &Driver, call: &str, r: Result<T, Fail>) -> Result<T, Fail>
     let Err(f) = &r else {
         return r;
     };
-    if d.sticky.is_some() || d.config.tool.is_some() || crate::tracing() {
+    if d.sticky.is_some() {
         return r;
     }
-    if !crate::sanitizer::refused_in_runtime(&f.message) {
+    // A tool reports the call (with this reason), tracing prints it with the call.
+    let say = d.config.tool.is_none() && !crate::tracing();
+    if !crate::sanitizer::refused_in_runtime(&f.message, say) && say {
         crate::sanitizer::say_once(call, &f.message, crate::errors::name(f.code));
     }
     r
@@ -459,20 +461,58 @@ fn launch_now(
                 if let Some(note) = note {
                     eprintln!("ptxjit: {note}");
                 }
-                eprintln!(
-                    "ptxjit: the launch succeeded, as on a GPU, where the kernel runs after it \
-                     returns; {} ({}) comes back from the next call that waits for the work \
-                     (cuCtxSynchronize, cuStreamSynchronize, a blocking cuMemcpy …) and is \
-                     sticky: every CUDA call in this process that needs a context returns it \
-                     from then on, as on NVIDIA's driver, where the process must be ended and \
-                     started again (cuDevicePrimaryCtxReset, cudaDeviceReset clear it here)",
-                    crate::errors::name(fail.code),
-                    fail.code
-                );
+                eprintln!("ptxjit: {}", comes_back_note(fail.code));
             }
             d.pending = Some(fail.code);
             Ok(())
         }
+    }
+}
+
+/// The `cudaError_t` name NVIDIA's runtime gives the code of a launch that failed after it
+/// was taken (a fault, a time limit, a deadlock: the codes [`crate::host_fail`] gives them);
+/// the numbers are the driver's (CUDA Runtime API, `cudaError`). `None` for a code no such
+/// launch ends with.
+fn runtime_name_of_launch_failure(code: CUresult) -> Option<&'static str> {
+    Some(match code {
+        CUDA_ERROR_ILLEGAL_ADDRESS => "cudaErrorIllegalAddress",
+        CUDA_ERROR_MISALIGNED_ADDRESS => "cudaErrorMisalignedAddress",
+        CUDA_ERROR_LAUNCH_FAILED => "cudaErrorLaunchFailure",
+        CUDA_ERROR_ASSERT => "cudaErrorAssert",
+        CUDA_ERROR_ILLEGAL_INSTRUCTION => "cudaErrorIllegalInstruction",
+        CUDA_ERROR_LAUNCH_TIMEOUT => "cudaErrorLaunchTimeout",
+        CUDA_ERROR_UNKNOWN => "cudaErrorUnknown",
+        _ => return None,
+    })
+}
+
+/// The line after a taken launch's failure report: the launch succeeded and `code` comes
+/// back from the next call that waits, sticky. In the words of the API the program called:
+/// the runtime's (`cudaErrorAssert (710)`, `cudaDeviceSynchronize` …) when the launch came
+/// from a runtime call (`cudaLaunchKernel`, `<<<...>>>`, `cudaGraphLaunch`), else the
+/// driver's.
+fn comes_back_note(code: CUresult) -> String {
+    let runtime = crate::sanitizer::in_runtime_call()
+        .then(|| runtime_name_of_launch_failure(code))
+        .flatten();
+    match runtime {
+        Some(name) => format!(
+            "the launch succeeded, as on a GPU, where the kernel runs after it returns; \
+             {name} ({code}) comes back from the next call that waits for the work \
+             (cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize, a blocking \
+             cudaMemcpy …) and is sticky: every CUDA call in this process returns it from \
+             then on, as on NVIDIA's runtime, where the process must be ended and started \
+             again (cudaDeviceReset clears it here)"
+        ),
+        None => format!(
+            "the launch succeeded, as on a GPU, where the kernel runs after it returns; \
+             {} ({code}) comes back from the next call that waits for the work \
+             (cuCtxSynchronize, cuStreamSynchronize, a blocking cuMemcpy …) and is sticky: \
+             every CUDA call in this process that needs a context returns it from then on, \
+             as on NVIDIA's driver, where the process must be ended and started again \
+             (cuDevicePrimaryCtxReset, cudaDeviceReset clear it here)",
+            crate::errors::name(code)
+        ),
     }
 }
 

@@ -673,6 +673,7 @@ pub static HAND_WRITTEN: &[&str] = &[
     "cuDeviceGetDefaultMemPool",
     "cuDeviceGetMemPool",
     "cuDeviceGetName",
+    "cuDeviceGetP2PAttribute",
     "cuDeviceGetPCIBusId",
     "cuDeviceGetProperties",
     "cuDeviceGetUuid",
@@ -1095,7 +1096,7 @@ pub fn address(symbol: &str) -> Option<*mut c_void> {
         "cuDeviceGetP2PAtomicCapabilities" => {
             crate::stubs::cuDeviceGetP2PAtomicCapabilities as *mut c_void
         }
-        "cuDeviceGetP2PAttribute" => crate::stubs::cuDeviceGetP2PAttribute as *mut c_void,
+        "cuDeviceGetP2PAttribute" => crate::device::cuDeviceGetP2PAttribute as *mut c_void,
         "cuDeviceGetPCIBusId" => crate::device::cuDeviceGetPCIBusId as *mut c_void,
         "cuDeviceGetProperties" => crate::device::cuDeviceGetProperties as *mut c_void,
         "cuDeviceGetTexture1DLinearMaxWidth" => {

@@ -140,8 +140,9 @@ struct Calls {
     /// the runtime call's report.
     detail: Option<String>,
     /// The reason a driver launch inside the runtime call in progress was refused
-    /// ([`refused_in_runtime`]), printed when that call ends.
-    refusal: Option<String>,
+    /// ([`refused_in_runtime`]), and whether it goes to stderr when that call ends (not under
+    /// a tool, whose report gives it as the call's detail, nor when tracing).
+    refusal: Option<(String, bool)>,
 }
 
 thread_local! {
@@ -339,12 +340,16 @@ pub unsafe extern "C" fn runtime_call_end(
                     .to_string()
             }
         };
-        if let Some(refusal) = refusal {
-            say_once(name, &refusal, &text_of(code_name));
+        if let Some((refusal, true)) = &refusal {
+            say_once(name, refusal, &text_of(code_name));
         }
         if !api_errors_reported() {
             return;
         }
+        // A refused launch's reason is the runtime call's detail as it is (it names the
+        // kernel), not as the driver call's failure (`cuLaunchKernel returned …`): the
+        // program called the runtime.
+        let detail = refusal.map(|(r, _)| r).or(detail);
         report(&api_error_text(
             &text_of(code_name),
             code,
@@ -360,18 +365,25 @@ pub unsafe extern "C" fn runtime_call_end(
 
 /// Keeps `message`, why a driver launch was refused, for the end of the runtime call in
 /// progress on this thread ([`runtime_call_end`] prints it under the runtime function's
-/// name); false when no runtime call is in progress (the program called the driver itself).
-pub fn refused_in_runtime(message: &str) -> bool {
+/// name when `say`, and a tool's report of the call gives it as its detail); false when no
+/// runtime call is in progress (the program called the driver itself).
+pub fn refused_in_runtime(message: &str, say: bool) -> bool {
     CALLS
         .try_with(|c| {
             let mut c = c.borrow_mut();
             if c.runtime == 0 {
                 return false;
             }
-            c.refusal = Some(message.to_string());
+            c.refusal = Some((message.to_string(), say));
             true
         })
         .unwrap_or(false)
+}
+
+/// Whether a runtime call (ptxjit's libcudart) is in progress on this thread: what the
+/// driver does now, it does for the runtime, and its messages use the runtime's words.
+pub fn in_runtime_call() -> bool {
+    CALLS.try_with(|c| c.borrow().runtime > 0).unwrap_or(false)
 }
 
 /// Prints `ptxjit: CALL: MESSAGE (CODE)` on stderr, the reason API function `call` was

@@ -75,7 +75,6 @@ stubs! {
     cuDeviceGetLuid
     cuDeviceGetNvSciSyncAttributes
     cuDeviceGetP2PAtomicCapabilities
-    cuDeviceGetP2PAttribute
     cuDeviceGetTexture1DLinearMaxWidth
     cuDeviceGraphMemTrim
     cuDeviceRegisterAsyncNotification

@@ -32,6 +32,12 @@ exports! { cudaDeviceCanAccessPeer => fn(can: *mut c_int, dev: c_int, peer: c_in
     cu!(cuDeviceCanAccessPeer(can, dev, peer))
 }}
 
+// `cudaDevP2PAttr` has the driver's values (`cudaDevP2PAttrPerformanceRank` = 1 …), and the
+// runtime's device ordinals are the driver's devices.
+exports! { cudaDeviceGetP2PAttribute => fn(value: *mut c_int, attr: c_int, src: c_int, dst: c_int) {
+    cu!(cuDeviceGetP2PAttribute(value, attr, src, dst))
+}}
+
 /// The driver's device for runtime ordinal `ordinal`. Errors: `cudaErrorInvalidDevice` for an
 /// ordinal that names no device (`cuDeviceGet`'s check).
 pub fn device_handle(ordinal: c_int) -> Result<c_int, Fail> {

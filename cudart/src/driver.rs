@@ -53,6 +53,7 @@ driver_api! {
     cuDeviceGetPCIBusId(*mut c_char, c_int, c_int);
     cuDeviceGetByPCIBusId(*mut c_int, *const c_char);
     cuDeviceCanAccessPeer(*mut c_int, c_int, c_int);
+    cuDeviceGetP2PAttribute(*mut c_int, c_int, c_int, c_int);
     cuDeviceGetAttribute(*mut c_int, c_int, c_int);
     cuDevicePrimaryCtxRetain(*mut H, c_int);
     cuDevicePrimaryCtxReset_v2(c_int);

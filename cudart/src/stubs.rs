@@ -48,7 +48,6 @@ stubs! {
     cudaDeviceGetHostAtomicCapabilities
     cudaDeviceGetNvSciSyncAttributes
     cudaDeviceGetP2PAtomicCapabilities
-    cudaDeviceGetP2PAttribute
     cudaDeviceGetSharedMemConfig
     cudaDeviceGetTexture1DLinearMaxWidth
     cudaDeviceGraphMemTrim

@@ -1238,7 +1238,12 @@ fn host_pointers_and_freed_buffers_in_kernels_say_what_they_are() {
 /// properties, dynamic shared memory past 48 KiB, device printf, texture objects and
 /// surfaces, host threads on per-thread default streams, managed memory advice read back with
 /// `cudaMemRangeGetAttribute`, 2D and 3D async copies with a graph captured across two
-/// streams, cooperative grid sync, warp intrinsics and atomics, and a failing `assert`.
+/// streams, cooperative grid sync, warp intrinsics and atomics, a failing `assert`;
+/// templates and device lambdas in kernels with a block reduction written by hand,
+/// `__constant__` memory, 64 KiB of dynamic shared memory; two streams ordered by
+/// `cudaStreamWaitEvent`, event timing, `cudaMemset2D`, a `uchar4` texture with border
+/// addressing; device and peer queries and bad input (null pointers, launches too big,
+/// freed memory and handles), each a CUDA error.
 /// Built with `-lineinfo` and run on both engines.
 #[test]
 fn cuda_cpp_programs_check_themselves_on_both_engines() {
@@ -1246,7 +1251,7 @@ fn cuda_cpp_programs_check_themselves_on_both_engines() {
         return;
     };
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs");
-    let programs: [(&str, &[&str]); 11] = [
+    let programs: [(&str, &[&str]); 14] = [
         ("streams_callbacks", &[]),
         ("symbol_2d_3d_copies", &[]),
         ("managed_pinned_mapped", &[]),
@@ -1261,6 +1266,9 @@ fn cuda_cpp_programs_check_themselves_on_both_engines() {
         ("textures_3d_layered_surfaces", &[]),
         ("pipeline_graphs", &[]),
         ("coop_atomics_errors", &[]),
+        ("templates_reduce_constant", &["--extended-lambda"]),
+        ("streams_events_textures_memset2d", &[]),
+        ("devices_bad_input", &[]),
     ];
     for (name, extra) in programs {
         let mut args = vec!["-lineinfo"];
@@ -1299,6 +1307,19 @@ fn cuda_cpp_programs_check_themselves_on_both_engines() {
                              unsigned int*)' (_Z8warp_opsPKjPj): blockDim.x = 1025 (1 to 1024) \
                              (cudaErrorInvalidConfiguration)\n"
                         ),
+                    "{name} ({engine}): {stderr}"
+                ),
+                // Each refused call once, under the runtime call the program made: the copy
+                // past the end, the three launch shapes and the dynamic shared memory.
+                "devices_bad_input" => assert!(
+                    stderr.lines().count() == 5
+                        && stderr.lines().all(|l| {
+                            l.starts_with("ptxjit: cudaMemcpy: the source, 8192 bytes at ")
+                                || l.starts_with(
+                                    "ptxjit: cudaLaunchKernel: kernel 'fill(int*, int)' \
+                                     (_Z4fillPii): ",
+                                )
+                        }),
                     "{name} ({engine}): {stderr}"
                 ),
                 _ => assert!(stderr.is_empty(), "{name} ({engine}): {stderr}"),
@@ -1358,8 +1379,299 @@ fn hopper_programs_check_themselves_on_both_engines() {
                         && stderr.ends_with(" (cudaErrorInvalidClusterSize)\n"),
                     "{name} ({engine}): {stderr}"
                 ),
+                // Each refused call once, under the runtime call the program made: the copy
+                // past the end, the three launch shapes and the dynamic shared memory.
+                "devices_bad_input" => assert!(
+                    stderr.lines().count() == 5
+                        && stderr.lines().all(|l| {
+                            l.starts_with("ptxjit: cudaMemcpy: the source, 8192 bytes at ")
+                                || l.starts_with(
+                                    "ptxjit: cudaLaunchKernel: kernel 'fill(int*, int)' \
+                                     (_Z4fillPii): ",
+                                )
+                        }),
+                    "{name} ({engine}): {stderr}"
+                ),
                 _ => assert!(stderr.is_empty(), "{name} ({engine}): {stderr}"),
             }
         }
     }
+}
+
+/// Failing device asserts, and launches the driver refuses: `each` fails the assertion in
+/// the threads whose element is negative (global index i with i % 37 == 5, a
+/// `__syncthreads()` after the assert, which the ended threads do not hold up); `many` fails
+/// it in every odd thread of 1000 CTAs of 256; `refused` launches a `__launch_bounds__(64)`
+/// kernel with 128 threads (`cudaErrorLaunchOutOfResources`) and a cooperative grid too large
+/// for the device (`cudaErrorCooperativeLaunchTooLarge`), both refused by the driver under the
+/// runtime call. The program checks the codes itself and prints PASS.
+const ASSERTS: &str = r#"#include <cstdio>
+#include <cstring>
+#include <cassert>
+#define EXPECT(c) do { if (!(c)) { std::printf("line %d: %s\n", __LINE__, #c); return 1; } } while (0)
+__global__ void each(const int* v, int n) {
+  __shared__ int s[64];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) assert(v[i] >= 0);
+  s[threadIdx.x] = i;
+  __syncthreads();
+  if (s[63 - threadIdx.x] < 0) printf("never\n");
+}
+__global__ void many() { assert(threadIdx.x % 2 == 0); }
+__global__ void __launch_bounds__(64) bounded(int* p) { p[threadIdx.x] = 1; }
+__global__ void coop(int* p) { p[blockIdx.x] = 1; }
+#include <cooperative_groups.h>
+__global__ void synced(int* p) {
+  assert(!(blockIdx.x == 1 && threadIdx.x < 32));
+  cooperative_groups::this_grid().sync();
+  p[blockIdx.x] = 1;
+}
+__global__ void spin(int* flag) {
+  if (threadIdx.x == 0) { assert(flag[1] == 1); atomicExch(flag, 1); }
+  else if (threadIdx.x == 32) { while (atomicAdd(flag, 0) == 0) {} }
+}
+int main(int argc, char** argv) {
+  const char* m = argc > 1 ? argv[1] : "each";
+  if (!strcmp(m, "synced") || !strcmp(m, "spin")) {
+    int* d;
+    EXPECT(cudaMalloc(&d, 64) == cudaSuccess);
+    EXPECT(cudaMemset(d, 0, 64) == cudaSuccess);
+    void* args[] = {&d};
+    if (!strcmp(m, "synced"))
+      EXPECT(cudaLaunchCooperativeKernel((void*)synced, dim3(4), dim3(64), args, 0, 0) == cudaSuccess);
+    else
+      spin<<<1, 64>>>(d);
+    EXPECT(cudaDeviceSynchronize() == cudaErrorAssert);
+    std::fflush(stdout);
+    std::printf("PASS\n");
+    return 0;
+  }
+  if (!strcmp(m, "refused")) {
+    int* d;
+    EXPECT(cudaMalloc(&d, 1 << 20) == cudaSuccess);
+    bounded<<<1, 128>>>(d);
+    EXPECT(cudaGetLastError() == cudaErrorLaunchOutOfResources);
+    void* args[] = {&d};
+    EXPECT(cudaLaunchCooperativeKernel((void*)coop, dim3(100000), dim3(1024), args, 0, 0) == cudaErrorCooperativeLaunchTooLarge);
+    EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+    std::printf("PASS\n");
+    return 0;
+  }
+  if (!strcmp(m, "each")) {
+    const int n = 256;
+    int h[n];
+    for (int i = 0; i < n; i++) h[i] = i % 37 == 5 ? -1 : i;
+    int* d;
+    EXPECT(cudaMalloc(&d, sizeof h) == cudaSuccess);
+    EXPECT(cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice) == cudaSuccess);
+    each<<<4, 64>>>(d, n);
+  } else {
+    many<<<1000, 256>>>();
+  }
+  EXPECT(cudaGetLastError() == cudaSuccess);
+  EXPECT(cudaDeviceSynchronize() == cudaErrorAssert);
+  EXPECT(cudaGetLastError() == cudaErrorAssert);
+  std::fflush(stdout);
+  std::printf("PASS\n");
+  return 0;
+}
+"#;
+
+/// Runs `app` with `args` on `engine` (`env` set too): (stdout, stderr), after checking that
+/// it exited successfully and printed PASS.
+fn run_with_output(
+    app: &Path,
+    libs: &Path,
+    engine: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (String, String) {
+    let mut cmd = std::process::Command::new(app);
+    cmd.args(args)
+        .env("LD_LIBRARY_PATH", libs)
+        .env("PTXJIT_ENGINE", engine)
+        .env_remove("PTXJIT_TOOL")
+        .env_remove("PTXJIT_TRACE")
+        .env_remove("PTXJIT_REPORT_API_ERRORS");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("run the program");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    );
+    assert!(
+        out.status.success() && stdout.lines().any(|l| l == "PASS"),
+        "{args:?} ({engine}): exit {:?}\n{stdout}\n{stderr}",
+        out.status
+    );
+    (stdout, stderr)
+}
+
+/// The failed-assertion lines of `stdout`, each from the source line on (`8: void each(…`:
+/// the path before it is where the test built the program).
+fn assertion_lines(stdout: &str) -> Vec<&str> {
+    stdout
+        .lines()
+        .filter(|l| l.contains(" Assertion `"))
+        .map(|l| l.split_once(".cu:").map_or(l, |(_, rest)| rest))
+        .collect()
+}
+
+/// Each thread that fails a device assert prints CUDA's line for it (CUDA C++ Programming
+/// Guide, Assertion: "each thread for which expression is equal to zero prints a message"),
+/// in order of CTA and thread, on both engines; the threads that end at the assert do not
+/// hold up a `__syncthreads()` after it; the launch's note names the runtime's code and calls
+/// (the program used the runtime).
+#[test]
+fn every_failing_assert_prints_in_order_and_the_note_uses_the_runtimes_words() {
+    let Some((app, libs)) = built("asserts", ASSERTS, &["-lineinfo"]) else {
+        return;
+    };
+    // Global index i fails where i % 37 == 5: CTA i / 64, thread i % 64.
+    let want: Vec<String> = (0..256)
+        .filter(|i| i % 37 == 5)
+        .map(|i| {
+            format!(
+                "8: void each(const int *, int): block: [{},0,0], thread: [{},0,0] \
+                 Assertion `v[i] >= 0` failed.",
+                i / 64,
+                i % 64
+            )
+        })
+        .collect();
+    assert_eq!(want.len(), 7);
+    for engine in ["jit", "interp"] {
+        let (stdout, stderr) = run_with_output(&app, &libs, engine, &["each"], &[]);
+        assert_eq!(
+            assertion_lines(&stdout),
+            want,
+            "{engine}: {stdout}\n{stderr}"
+        );
+        assert!(
+            stderr.contains("assertion failed: `v[i] >= 0` (")
+                && stderr.contains(
+                    "asserts.cu:8, in void each(const int *, int)) by CTA (0,0,0) thread (5,0,0)"
+                ),
+            "{engine}: {stderr}"
+        );
+        assert!(
+            stderr.contains("; cudaErrorAssert (710) comes back from the next call that waits")
+                && stderr.contains("(cudaDeviceSynchronize, cudaStreamSynchronize, ")
+                && !stderr.contains("CUDA_ERROR_ASSERT")
+                && !stderr.contains("cuCtxSynchronize"),
+            "{engine}: {stderr}"
+        );
+        assert!(!stdout.contains("never"), "{engine}: {stdout}");
+    }
+}
+
+/// A launch whose every odd thread fails its assertion prints the first 1024 lines (CTAs 0
+/// to 7, each with its 128 odd threads, in order) and says that it stops there.
+#[test]
+fn failing_asserts_print_at_most_1024_lines_per_launch() {
+    let Some((app, libs)) = built("asserts_many", ASSERTS, &["-lineinfo"]) else {
+        return;
+    };
+    let want: Vec<String> = (0..8)
+        .flat_map(|b| (1..256).step_by(2).map(move |t| (b, t)))
+        .map(|(b, t)| {
+            format!(
+                "13: void many(): block: [{b},0,0], thread: [{t},0,0] \
+                 Assertion `threadIdx.x % 2 == 0` failed."
+            )
+        })
+        .collect();
+    for engine in ["jit", "interp"] {
+        let (stdout, _) = run_with_output(&app, &libs, engine, &["many"], &[]);
+        assert_eq!(assertion_lines(&stdout), want, "{engine}");
+        assert!(
+            stdout.contains("ptxjit: at most 1024 failed-assertion lines are printed per launch"),
+            "{engine}: {stdout}"
+        );
+    }
+}
+
+/// Threads that wait for one that a failed assertion ended are not the launch's error, the
+/// assertion is (on a GPU its trap ends the grid): a cooperative grid whose CTA 1 fails it in
+/// its first warp before `grid.sync()` (a grid-wide deadlock here) and, under a time limit,
+/// a thread spinning on a flag the failing thread would have set both give
+/// `cudaErrorAssert`, with CUDA's line for each failing thread.
+#[test]
+fn threads_left_waiting_by_a_failed_assert_do_not_hide_it() {
+    let Some((app, libs)) = built("asserts_waiting", ASSERTS, &["-lineinfo"]) else {
+        return;
+    };
+    let want: Vec<String> = (0..32)
+        .map(|t| {
+            format!(
+                "18: void synced(int *): block: [1,0,0], thread: [{t},0,0] \
+                 Assertion `!(blockIdx.x == 1 && threadIdx.x < 32)` failed."
+            )
+        })
+        .collect();
+    for engine in ["jit", "interp"] {
+        let (stdout, stderr) = run_with_output(&app, &libs, engine, &["synced"], &[]);
+        assert_eq!(assertion_lines(&stdout), want, "{engine}: {stderr}");
+        assert!(!stderr.contains("deadlock"), "{engine}: {stderr}");
+        let (stdout, stderr) =
+            run_with_output(&app, &libs, engine, &["spin"], &[("PTXJIT_TIMEOUT", "1")]);
+        assert_eq!(
+            assertion_lines(&stdout),
+            ["23: void spin(int *): block: [0,0,0], thread: [0,0,0] Assertion `flag[1] == 1` failed."],
+            "{engine}: {stderr}"
+        );
+        assert!(
+            stderr.contains("cudaErrorAssert (710)"),
+            "{engine}: {stderr}"
+        );
+    }
+}
+
+/// Under memcheck, a launch the driver refuses inside a runtime call is reported under the
+/// runtime call with the reason as its second line, not the driver call's failure
+/// (`cuLaunchKernel returned CUDA_ERROR_…`); without a tool the reason goes to stderr once
+/// under the runtime call's name and code.
+#[test]
+fn driver_refused_launches_are_reported_in_the_runtimes_words() {
+    let Some((app, libs)) = built("asserts_refused", ASSERTS, &[]) else {
+        return;
+    };
+    let bounded = "kernel 'bounded(int*)' (_Z7boundedPi): block [128, 1, 1] has 128 threads; \
+                   the kernel's .maxntid (__launch_bounds__) allows at most 64 threads per block";
+    let coop = "kernel 'coop(int*)' (_Z4coopPi): a cooperative grid of 100000 CTAs exceeds the ";
+    for engine in ["jit", "interp"] {
+        let (_, err) = run_with_output(&app, &libs, engine, &["refused"], &[]);
+        assert!(
+            err.contains(&format!(
+                "ptxjit: cudaLaunchKernel: {bounded} (cudaErrorLaunchOutOfResources)\n"
+            )) && err.contains(&format!("ptxjit: cudaLaunchCooperativeKernel: {coop}")),
+            "{engine}: {err}"
+        );
+        assert_eq!(err.lines().count(), 2, "{engine}: {err}");
+    }
+    let mut cmd = std::process::Command::new(&app);
+    cmd.arg("refused")
+        .env("LD_LIBRARY_PATH", &libs)
+        .env("PTXJIT_TOOL", "memcheck")
+        .env_remove("PTXJIT_REPORT_API_ERRORS");
+    let out = cmd.output().expect("run the program");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("PASS"),
+        "{err}"
+    );
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "on CUDA API call to cudaLaunchKernel.\n=========     {bounded}\n"
+        )) && err.contains(&format!(
+            "on CUDA API call to cudaLaunchCooperativeKernel.\n=========     {coop}"
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("returned CUDA_ERROR"), "{err}");
+    assert!(!err.contains("ptxjit: cudaLaunch"), "{err}");
+    assert!(err.contains("========= ERROR SUMMARY: 2 errors"), "{err}");
 }

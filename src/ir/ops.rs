@@ -302,8 +302,10 @@ op_table! {
     ["CUDA C++ Programming Guide, Formatted Output"] Printf {} => "printf";
     /// CUDA's `__assertfail(message, file, line, function, char_size)`, called by a failed
     /// device-side `assert`: args (message i64, file i64, line i32, function i64; the strings
-    /// at generic addresses). Each active lane prints CUDA's assertion message and faults
-    /// (`runtime::env::FaultKind::Assert`), which ends the launch as the GPU's trap does.
+    /// at generic addresses). Each active lane records CUDA's assertion message and a fault
+    /// (`runtime::env::FaultKind::Assert`, the launch's error); the lowering ends the thread
+    /// after it, as the GPU's trap does, while the other threads run on so that each failing
+    /// thread's message is printed (in order of CTA and thread, when the launch ends).
     ["CUDA C++ Programming Guide, Assertion"] AssertFail {} => "assertfail";
     /// CUDA's device `malloc(size)` / `__nv_aligned_device_malloc(size, align)`: args (size
     /// i64, align i64) → i64, a generic address in the device heap (`runtime::heap`), 0 when

@@ -512,6 +512,13 @@ fn assertfail(
             cx.loc,
             &cx.ptx,
         );
+        // `__assertfail` does not return (the GPU traps): the thread ends here, and the
+        // launch's other threads run on, so that each thread that fails an assertion reports
+        // it (CUDA C++ Programming Guide, Assertion). What follows is unreachable.
+        let cur = b.cur as usize;
+        b.blocks[cur].term = PTerm::Exit;
+        b.blocks[cur].term_loc = cx.loc;
+        b.cur = b.new_block();
         Ok(())
     })
 }

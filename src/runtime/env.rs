@@ -406,7 +406,8 @@ pub fn terminator_fault_index(n_insts: usize, b: crate::ir::Block) -> u32 {
 /// does not depend on how CTAs happened to be spread over host threads, a fault stops only
 /// its own CTA and the CTAs after it; CTAs before it run on until they end or fault
 /// themselves. A barrier or mbarrier deadlock stops CTAs the same way (the lowest deadlocked
-/// CTA is reported); time limits, cluster and grid-wide deadlocks stop everything.
+/// CTA is reported); time limits, cluster and grid-wide deadlocks stop everything. A failed
+/// `assert` stops nothing but its thread (see [`CtaEnv::assert_failed`]).
 #[derive(Debug)]
 pub struct AbortControl {
     /// Linear index of the lowest CTA that has faulted (`u64::MAX`: none yet).
@@ -559,15 +560,37 @@ struct SinkState {
     cta: u64,
     /// The threads (linear index in the CTA, a bit each) of CTA `cta` that faulted.
     threads: Vec<u64>,
+    /// The lines of the failed device `assert`s, (CTA, thread) linear indices first, the
+    /// lowest [`ASSERT_LINES_MAX`] kept, in order.
+    asserts: Vec<(u64, u32, String)>,
+    /// Linear index of the lowest CTA with a fault other than a failed assertion (`None`:
+    /// none): it stopped the CTAs after it, whose assertion lines are not printed.
+    hard: Option<u64>,
+    /// Whether a thread failed an assertion.
+    asserted: bool,
 }
+
+/// The failed-assertion lines one launch prints at most (those of the lowest CTAs and
+/// threads): a GPU prints one per failing thread through its 1 MiB printf buffer, which drops
+/// what does not fit; here the CTAs past the last kept line stop once there are this many.
+pub const ASSERT_LINES_MAX: usize = 1024;
 
 impl FaultSink {
     /// Record a fault of thread `thread` (linear index in its CTA) of CTA `cta` (linear index
     /// in the grid).
     pub fn record(&self, r: FaultRecord, cta: u64, thread: u32) {
+        self.record_inner(r, cta, thread, true);
+    }
+
+    /// [`record`](Self::record); `hard`: a fault that stops the CTAs after its own (every
+    /// fault but a failed assertion).
+    fn record_inner(&self, r: FaultRecord, cta: u64, thread: u32, hard: bool) {
         let Ok(mut g) = self.state.lock() else {
             return;
         };
+        if hard {
+            g.hard = Some(g.hard.map_or(cta, |h| h.min(cta)));
+        }
         if g.first.is_some() {
             if cta > g.cta {
                 return;
@@ -590,6 +613,64 @@ impl FaultSink {
         {
             g.first = Some(r);
         }
+    }
+
+    /// Record the failed assertion of thread `thread` of CTA `cta` (linear indices), `r` its
+    /// fault and `line` CUDA's message for it. Gives the linear index of the first CTA whose
+    /// lines can no longer be printed (the [`ASSERT_LINES_MAX`] kept are all before it), which
+    /// the caller stops, or `None`.
+    pub fn record_assert(
+        &self,
+        r: FaultRecord,
+        cta: u64,
+        thread: u32,
+        line: String,
+    ) -> Option<u64> {
+        self.record_inner(r, cta, thread, false);
+        let mut g = self.state.lock().ok()?;
+        g.asserted = true;
+        let key = (cta, thread);
+        let at = g.asserts.partition_point(|(c, t, _)| (*c, *t) <= key);
+        if at >= ASSERT_LINES_MAX {
+            return g.asserts.last().map(|(c, _, _)| c + 1);
+        }
+        g.asserts.insert(at, (cta, thread, line));
+        g.asserts.truncate(ASSERT_LINES_MAX);
+        (g.asserts.len() == ASSERT_LINES_MAX)
+            .then(|| g.asserts.last().map(|(c, _, _)| c + 1))
+            .flatten()
+    }
+
+    /// The failed-assertion lines to print, in order of CTA and thread (at most
+    /// [`ASSERT_LINES_MAX`], then a line saying so), less those of the CTAs that another
+    /// fault stopped (whether they ran that far depends on timing); clears them.
+    pub fn take_assert_text(&self) -> String {
+        let Ok(mut g) = self.state.lock() else {
+            return String::new();
+        };
+        let hard = g.hard.unwrap_or(u64::MAX);
+        let lines = std::mem::take(&mut g.asserts);
+        let full = lines.len() == ASSERT_LINES_MAX;
+        let mut text: String = lines
+            .into_iter()
+            .filter(|(c, _, _)| *c <= hard)
+            .map(|(_, _, l)| l)
+            .collect();
+        if full {
+            text += &format!(
+                "ptxjit: at most {ASSERT_LINES_MAX} failed-assertion lines are printed per \
+                 launch (the first threads, in order of CTA and thread); the CTAs after the \
+                 last of them were stopped\n"
+            );
+        }
+        text
+    }
+
+    /// Whether a thread failed an assertion in this launch: its trap would have ended the
+    /// grid on a GPU, so a deadlock or time limit of threads that waited on after it is not
+    /// the launch's error.
+    pub fn asserted(&self) -> bool {
+        self.state.lock().is_ok_and(|g| g.asserted)
     }
 
     /// Linear index of the reported fault's CTA (`None`: no fault recorded).
@@ -682,6 +763,32 @@ impl CtaEnv {
             write: false,
             detail: Some(detail),
         });
+    }
+
+    /// Record the failed device `assert` of `lane` at IR instruction `inst` (`detail`: the
+    /// assertion and where it is; `line`: CUDA's message, printed when the launch ends). The
+    /// launch runs on (the lane has ended: `__assertfail` does not return), so that every
+    /// thread that fails an assertion prints its line, as on a GPU, up to
+    /// [`ASSERT_LINES_MAX`] lines; then the CTAs after the last kept line stop.
+    pub fn assert_failed(&self, lane: u32, inst: u32, detail: String, line: String) {
+        let r = FaultRecord {
+            kind: FaultKind::Assert,
+            space: Space::Generic,
+            addr: 0,
+            size: 0,
+            ctaid: self.ctaid,
+            tid: self.tid(lane),
+            inst,
+            write: false,
+            detail: Some(detail),
+        };
+        let (cta, thread) = self.linear_ids(lane);
+        // SAFETY: as in `record`.
+        unsafe {
+            if let Some(stop) = (*self.sink).record_assert(r, cta, thread, line) {
+                (*self.control).fault(stop);
+            }
+        }
     }
 
     /// Record the fault of an access that [`translate`] refused (`err`: its kind and the

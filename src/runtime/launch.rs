@@ -504,6 +504,7 @@ impl Drop for Watched {
 /// Run a whole grid. Returns statistics, or the failure.
 pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchStats, LaunchFailure> {
     let sink = FaultSink::default();
+    let printf_out = input.printf;
     let [gx, gy, gz] = input.dims.grid;
     let ctas = gx as u64 * gy as u64 * gz as u64;
     let shared_size = input.static_shared.div_ceil(16) * 16 + input.dims.shared_bytes as u64;
@@ -1409,6 +1410,12 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             let _ = done_tx.send(());
         }
     });
+    // The failed assertions' lines, in order of CTA and thread, once the launch has ended (a
+    // GPU's host prints them at its next synchronization).
+    let asserts = sink.take_assert_text();
+    if !asserts.is_empty() {
+        printf_out.write(&asserts);
+    }
     if coop_deadlock.load(Ordering::Relaxed) && timed_out.load(Ordering::Relaxed) == 0 {
         let ended: Vec<[u32; 3]> = coop_ended
             .into_inner()
@@ -1441,7 +1448,10 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         }
     }
     let stopped = timed_out.load(Ordering::Relaxed);
-    if stopped != 0 {
+    // After a failed assertion the threads that wait on (for the thread it ended, or in an
+    // endless loop) are not the launch's error, the assertion is (a GPU's trap ends the grid).
+    let asserted = sink.asserted();
+    if stopped == 2 || (stopped == 1 && !asserted) {
         let mut pos = grid.positions.into_inner().unwrap_or_default();
         pos.sort_by_key(|(c, ..)| *c);
         let n = pos.len();
@@ -1469,7 +1479,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     }
     // A deadlock and a fault stop the CTAs after their own alike: the lower CTA's is reported.
     if let Some((c, d)) = grid.deadlock.into_inner().ok().flatten() {
-        if sink.first_cta().is_none_or(|f| c < f) {
+        if !asserted && sink.first_cta().is_none_or(|f| c < f) {
             return Err(LaunchFailure::Deadlock(d));
         }
     }

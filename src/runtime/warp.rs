@@ -399,7 +399,6 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
             }
         }
         Op::AssertFail {} => {
-            let mut text = String::new();
             for l in lanes(mask) {
                 let mem = LaneMem { env, lane: l };
                 let text_at = |k: usize| super::printf::c_string(&mem, d.arg(s, k, l));
@@ -407,16 +406,14 @@ pub fn exec(d: &WarpDesc, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 let line = d.arg(s, 2, l) as u32;
                 let [bx, by, bz] = env.ctaid;
                 let [tx, ty, tz] = env.tid(l);
-                // CUDA's own wording, one line per failing thread.
-                text += &format!(
+                // CUDA's own wording, one line per failing thread, printed when the launch
+                // ends (in order of CTA and thread).
+                let text = format!(
                     "{file}:{line}: {func}: block: [{bx},{by},{bz}], thread: [{tx},{ty},{tz}] \
                      Assertion `{msg}` failed.\n"
                 );
                 let detail = format!("`{msg}` ({file}:{line}, in {func})");
-                env.fault_detail(l, d.inst, FaultKind::Assert, detail);
-            }
-            if !text.is_empty() {
-                write_printf(env, &text);
+                env.assert_failed(l, d.inst, detail, text);
             }
         }
         Op::CallCheck { base } => {
