@@ -349,8 +349,7 @@ impl Gen<'_, '_> {
     /// the group's vectors is as cheap.
     fn address_lanes(&mut self, grp: &Grp, i: ir::Inst) -> Option<[Value; 4]> {
         let a = *self.f.inst(i).args.first()?;
-        let blk = self.block_of(i);
-        match self.scalar_lanes(grp, a, blk, RANGE_DEPTH)? {
+        match self.scalar_lanes(grp, a, RANGE_DEPTH)? {
             Lanes::Made(s) => Some(s.map(|x| self.addr64(x, a))),
             Lanes::Held => None,
         }
@@ -364,16 +363,11 @@ impl Gen<'_, '_> {
     /// definitions. An address such as `atomicAdd(&bins[byte], 1)`'s is then four byte
     /// shifts and masks feeding the scalar address mode, instead of zero-extensions to 64-bit
     /// vector halves and `pextrq` per lane. `Some(Lanes::Held)` where `v` itself is a vector
-    /// of the group, `None` where no definition leads to a scalar or packed value. With all
-    /// four lanes active, a value uniform at `blk` (the user's block) held as a vector is its
-    /// lane 0 for every lane (a loop-invariant base pointer).
-    fn scalar_lanes(
-        &mut self,
-        grp: &Grp,
-        v: ir::Value,
-        blk: ir::Block,
-        depth: u32,
-    ) -> Option<Lanes> {
+    /// of the group, `None` where no definition leads to a scalar or packed value. (A base
+    /// held as a vector, such as a global histogram's parameter, is not taken as lane 0's
+    /// scalar: for `histogram_global` that added instructions beside the combined
+    /// reduction's vector window test and measured no faster.)
+    fn scalar_lanes(&mut self, grp: &Grp, v: ir::Value, depth: u32) -> Option<Lanes> {
         let t = self.ty(v);
         if !matches!(
             t,
@@ -392,24 +386,6 @@ impl Gen<'_, '_> {
             Some(GVal::V1(_) | GVal::V2(..)) if depth == 0 => return Some(Lanes::Held),
             _ => {}
         }
-        if let (true, Some(&g)) = (grp.full, grp.vals.get(&v)) {
-            if self.f.const_bits(v).is_none() && self.uni.uniform_at(v, blk) {
-                let x = match g {
-                    GVal::V1(x) => {
-                        let x = self.vbitcast(x, types::I32X4);
-                        Some(self.b.ins().extractlane(x, 0))
-                    }
-                    GVal::V2(x, _) => {
-                        let x = self.vbitcast(x, types::I64X2);
-                        Some(self.b.ins().extractlane(x, 0))
-                    }
-                    GVal::S4(_) => None,
-                };
-                if let Some(x) = x.filter(|&x| self.b.func.dfg.value_type(x) == ct) {
-                    return Some(Lanes::Made([x; 4]));
-                }
-            }
-        }
         let ir::ValueDef::Result(def, 0) = self.f.values[v.index()].def else {
             return grp.vals.contains_key(&v).then_some(Lanes::Held);
         };
@@ -422,7 +398,7 @@ impl Gen<'_, '_> {
         };
         let sub = |me: &mut Self, k: usize| match depth {
             0 => None,
-            _ => made(me.scalar_lanes(grp, *d.args.get(k)?, blk, depth - 1)),
+            _ => made(me.scalar_lanes(grp, *d.args.get(k)?, depth - 1)),
         };
         let out = match d.op {
             ir::Op::Const { bits } => Some([self.iconst(ct, bits as i64); 4]),

@@ -65,7 +65,7 @@ for x in udata:
     ubins[x] += 1
 case(
     "u16_bins",
-    "Global bins[(u16) data[i]] += 1 (ld.global.u16, shl.b32, cvt.u64.u32, base from a parameter).",
+    "Shared bins[(u16) data[i]] += 1 (ld.global.u16, shl.b32, cvt.u64.u32), added to global memory.",
     "u16",
     udata,
     4096,
