@@ -86,12 +86,15 @@ impl Gen<'_, '_> {
                 Some(bits) => [self.iconst(ct, bits as i64); 4],
                 None => self.lanes_of(args[1], t),
             };
-            let lane_addr = [
-                self.b.ins().extractlane(addr.0, 0),
-                self.b.ins().extractlane(addr.0, 1),
-                self.b.ins().extractlane(addr.1, 0),
-                self.b.ins().extractlane(addr.1, 1),
-            ];
+            let lane_addr = match self.address_lanes(grp, i) {
+                Some(s) => s,
+                None => [
+                    self.b.ins().extractlane(addr.0, 0),
+                    self.b.ins().extractlane(addr.0, 1),
+                    self.b.ins().extractlane(addr.1, 0),
+                    self.b.ins().extractlane(addr.1, 1),
+                ],
+            };
             self.combine_lanes(op, t, lane_addr, bv, grp, false);
             self.b.ins().jump(after, &[]);
             self.b.switch_to_block(tested);
@@ -207,22 +210,37 @@ impl Gen<'_, '_> {
         } else {
             None
         };
-        let ptr = [
-            self.b.ins().extractlane(o0, 0),
-            self.b.ins().extractlane(o0, 1),
-            self.b.ins().extractlane(o1, 0),
-            self.b.ins().extractlane(o1, 1),
-        ]
-        .map(|o| self.b.ins().iadd(base, o));
+        // The lanes' offsets: recomputed as scalars from a narrower definition where there
+        // is one (`Gen::address_lanes`: `bins[byte]` from the bytes' packed word), else
+        // extracted from the 64-bit halves.
+        let offs = match self.address_lanes(grp, i) {
+            Some(s) => s.map(|x| {
+                if bias == 0 {
+                    x
+                } else {
+                    self.b.ins().iadd_imm_s(x, bias.wrapping_neg())
+                }
+            }),
+            None => [
+                self.b.ins().extractlane(o0, 0),
+                self.b.ins().extractlane(o0, 1),
+                self.b.ins().extractlane(o1, 0),
+                self.b.ins().extractlane(o1, 1),
+            ],
+        };
+        let ptr = offs.map(|o| self.b.ins().iadd(base, o));
         if let Some((op, _)) = combined {
             // Into the thread's pending table, each active lane in lane order (`combine.rs`);
             // the result has no use.
-            let lane_addr = [
-                self.b.ins().extractlane(addr.0, 0),
-                self.b.ins().extractlane(addr.0, 1),
-                self.b.ins().extractlane(addr.1, 0),
-                self.b.ins().extractlane(addr.1, 1),
-            ];
+            let lane_addr = match self.address_lanes(grp, i) {
+                Some(s) => s,
+                None => [
+                    self.b.ins().extractlane(addr.0, 0),
+                    self.b.ins().extractlane(addr.0, 1),
+                    self.b.ins().extractlane(addr.1, 0),
+                    self.b.ins().extractlane(addr.1, 1),
+                ],
+            };
             self.combine_lanes(op, t, lane_addr, bv, grp, true);
             self.b.ins().jump(join, &[]);
             self.b.switch_to_block(join);
@@ -312,6 +330,201 @@ impl Gen<'_, '_> {
         let r = value_range(self.f, a, RANGE_DEPTH)?;
         let end = r.hi.checked_add(size)?;
         (r.mult % size == 0 && end < 1 << 62).then_some(end as i64)
+    }
+}
+
+/// What [`Gen::scalar_lanes`] found for a value.
+enum Lanes {
+    /// The four lanes as scalars of the value's type, made from a narrower or scalar
+    /// definition.
+    Made([Value; 4]),
+    /// The value is at hand only as vectors (nothing made): extracting their lanes costs no
+    /// more than a recomputation would.
+    Held,
+}
+
+impl Gen<'_, '_> {
+    /// The four lanes' device addresses of memory operation `i` (its first operand) as
+    /// `i64` scalars recomputed by [`Gen::scalar_lanes`], or `None` where extracting them from
+    /// the group's vectors is as cheap.
+    fn address_lanes(&mut self, grp: &Grp, i: ir::Inst) -> Option<[Value; 4]> {
+        let a = *self.f.inst(i).args.first()?;
+        match self.scalar_lanes(grp, a, RANGE_DEPTH)? {
+            Lanes::Made(s) => Some(s.map(|x| self.addr64(x, a))),
+            Lanes::Held => None,
+        }
+    }
+
+    /// The group's four lanes of IR integer `v` as scalars of its type, recomputed from its
+    /// definitions (constants, integer conversions, adds, multiplies, left shifts by a
+    /// constant: pure, so the same SSA arguments give the same values) down to values the
+    /// group holds as scalars or as a packed narrow load (`Grp::packed`, whose lanes are the
+    /// bytes or half-words of one word, taken out by shifts). Following at most `depth`
+    /// definitions. An address such as `atomicAdd(&bins[byte], 1)`'s is then four byte
+    /// shifts and masks feeding the scalar address mode, instead of zero-extensions to 64-bit
+    /// vector halves and `pextrq` per lane. `Some(Lanes::Held)` where `v` itself is a vector
+    /// of the group, `None` where no definition leads to a scalar or packed value. (A base
+    /// held as a vector, such as a global histogram's parameter, is not taken as lane 0's
+    /// scalar: for `histogram_global` that added instructions beside the combined
+    /// reduction's vector window test and measured no faster.)
+    fn scalar_lanes(&mut self, grp: &Grp, v: ir::Value, depth: u32) -> Option<Lanes> {
+        let t = self.ty(v);
+        if !matches!(
+            t,
+            ir::Type::I8 | ir::Type::I16 | ir::Type::I32 | ir::Type::I64
+        ) {
+            return None;
+        }
+        let ct = ctype(t);
+        if grp.packed.contains_key(&v) {
+            return Some(Lanes::Made(
+                [0, 1, 2, 3].map(|j| self.packed_lane(grp, v, j, ct, false)),
+            ));
+        }
+        match grp.vals.get(&v) {
+            Some(GVal::S4(s)) => return Some(Lanes::Made(*s)),
+            Some(GVal::V1(_) | GVal::V2(..)) if depth == 0 => return Some(Lanes::Held),
+            _ => {}
+        }
+        let ir::ValueDef::Result(def, 0) = self.f.values[v.index()].def else {
+            return grp.vals.contains_key(&v).then_some(Lanes::Held);
+        };
+        let f = self.f;
+        let d = f.inst(def);
+        let held = grp.vals.contains_key(&v);
+        let made = |l: Option<Lanes>| match l {
+            Some(Lanes::Made(s)) => Some(s),
+            Some(Lanes::Held) | None => None,
+        };
+        let sub = |me: &mut Self, k: usize| match depth {
+            0 => None,
+            _ => made(me.scalar_lanes(grp, *d.args.get(k)?, depth - 1)),
+        };
+        let out = match d.op {
+            ir::Op::Const { bits } => Some([self.iconst(ct, bits as i64); 4]),
+            ir::Op::Cvt {
+                dst,
+                src,
+                rnd: ir::CvtRound::None,
+                sat: false,
+                ..
+            } if !src.is_float()
+                && !dst.is_float()
+                && dst.ir() == t
+                && t.bytes() >= src.ir().bytes()
+                && d.args.first().map(|&a| self.ty(a)) == Some(src.ir()) =>
+            {
+                let a = d.args[0];
+                if !src.is_signed() && grp.packed.contains_key(&a) {
+                    // Zero-extended lanes of a packed load: shifted and masked in the wider
+                    // type directly.
+                    Some([0, 1, 2, 3].map(|j| self.packed_lane(grp, a, j, ct, true)))
+                } else {
+                    sub(self, 0).map(|s| {
+                        s.map(|x| {
+                            if t == src.ir() {
+                                x
+                            } else if src.is_signed() {
+                                self.b.ins().sextend(ct, x)
+                            } else {
+                                self.b.ins().uextend(ct, x)
+                            }
+                        })
+                    })
+                }
+            }
+            ir::Op::IAdd {} | ir::Op::IMul {} => {
+                let add = matches!(d.op, ir::Op::IAdd {});
+                let a = sub(self, 0);
+                let b = a.and_then(|_| sub(self, 1));
+                a.zip(b).map(|(a, b)| {
+                    [0, 1, 2, 3].map(|j| {
+                        if add {
+                            self.b.ins().iadd(a[j], b[j])
+                        } else {
+                            self.b.ins().imul(a[j], b[j])
+                        }
+                    })
+                })
+            }
+            ir::Op::IMulWide { sign }
+                if t.bytes() == 2 * d.args.first().map(|&a| self.ty(a).bytes()).unwrap_or(0) =>
+            {
+                let a = sub(self, 0);
+                let b = a.and_then(|_| sub(self, 1));
+                a.zip(b).map(|(a, b)| {
+                    [0, 1, 2, 3].map(|j| {
+                        let (x, y) = match sign {
+                            ir::Sign::Unsigned => (
+                                self.b.ins().uextend(ct, a[j]),
+                                self.b.ins().uextend(ct, b[j]),
+                            ),
+                            ir::Sign::Signed => (
+                                self.b.ins().sextend(ct, a[j]),
+                                self.b.ins().sextend(ct, b[j]),
+                            ),
+                        };
+                        self.b.ins().imul(x, y)
+                    })
+                })
+            }
+            ir::Op::Shl {} => {
+                // A constant count below the width (PTX clamps larger ones; left alone).
+                let c = d.args.get(1).and_then(|&c| self.f.const_bits(c));
+                match c {
+                    Some(c) if c < u64::from(t.bytes()) * 8 => {
+                        sub(self, 0).map(|s| s.map(|x| self.b.ins().ishl_imm_u(x, c as i64)))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        match out {
+            Some(s) => Some(Lanes::Made(s)),
+            None => held.then_some(Lanes::Held),
+        }
+    }
+
+    /// Lane `j` of packed narrow load `v` (`Grp::packed`) as a scalar of type `ct`: its
+    /// word shifted right by `j` lanes, zero-extended (`zext`, `ct` at least the lane's
+    /// width) or reduced to the lane's type.
+    fn packed_lane(
+        &mut self,
+        grp: &Grp,
+        v: ir::Value,
+        j: u8,
+        ct: types::Type,
+        zext: bool,
+    ) -> Value {
+        let lane_bits: u32 = if self.ty(v) == ir::Type::I8 { 8 } else { 16 };
+        let (vt, wt) = if lane_bits == 8 {
+            (types::I32X4, types::I32)
+        } else {
+            (types::I64X2, types::I64)
+        };
+        let p = grp.packed[&v];
+        let wv = self.vbitcast(p, vt);
+        let word = self.b.ins().extractlane(wv, 0);
+        let shift = u32::from(j) * lane_bits;
+        let x = if shift == 0 {
+            word
+        } else {
+            self.b.ins().ushr_imm_u(word, i64::from(shift))
+        };
+        let x = match ct.bits().cmp(&wt.bits()) {
+            std::cmp::Ordering::Greater => self.b.ins().uextend(ct, x),
+            std::cmp::Ordering::Less => self.b.ins().ireduce(ct, x),
+            std::cmp::Ordering::Equal => x,
+        };
+        if !zext || ct.bits() == lane_bits {
+            return x;
+        }
+        // The top lane of the word needs no mask when the word fills the type.
+        if shift + lane_bits == wt.bits() && ct.bits() >= wt.bits() {
+            return x;
+        }
+        self.b.ins().band_imm_u(x, (1i64 << lane_bits) - 1)
     }
 }
 
