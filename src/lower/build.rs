@@ -1701,6 +1701,19 @@ fn declare(b: &mut Builder, d: &ast::VarDecl) -> Result<(), LowerError> {
                     ));
                 }
             }
+            // A kernel's parameters share the scope of its body's outermost block (ptxas:
+            // "Duplicate definition of variable"); an inner `{ }` block may reuse the name.
+            if b.scopes.len() == 1 {
+                if let Some(n) = declared
+                    .iter()
+                    .find(|n| matches!(b.syms.get(*n), Some(Sym::Param { .. })))
+                {
+                    return Err(LowerError::new(
+                        d.name.span,
+                        format!("register '{n}' has the name of a parameter of this kernel"),
+                    ));
+                }
+            }
             if d.vector.is_some() {
                 // PTX ISA §5.4.2: .v2/.v4 of a non-predicate type, at most 128 bits.
                 let bits = lanes * d.ty.size() as usize * 8;
