@@ -86,15 +86,7 @@ impl Gen<'_, '_> {
                 Some(bits) => [self.iconst(ct, bits as i64); 4],
                 None => self.lanes_of(args[1], t),
             };
-            let lane_addr = match self.address_lanes(grp, i) {
-                Some(s) => s,
-                None => [
-                    self.b.ins().extractlane(addr.0, 0),
-                    self.b.ins().extractlane(addr.0, 1),
-                    self.b.ins().extractlane(addr.1, 0),
-                    self.b.ins().extractlane(addr.1, 1),
-                ],
-            };
+            let lane_addr = self.address_lanes_or_held(grp, i, addr);
             self.combine_lanes(op, t, lane_addr, bv, grp, false);
             self.b.ins().jump(after, &[]);
             self.b.switch_to_block(tested);
@@ -232,15 +224,7 @@ impl Gen<'_, '_> {
         if let Some((op, _)) = combined {
             // Into the thread's pending table, each active lane in lane order (`combine.rs`);
             // the result has no use.
-            let lane_addr = match self.address_lanes(grp, i) {
-                Some(s) => s,
-                None => [
-                    self.b.ins().extractlane(addr.0, 0),
-                    self.b.ins().extractlane(addr.0, 1),
-                    self.b.ins().extractlane(addr.1, 0),
-                    self.b.ins().extractlane(addr.1, 1),
-                ],
-            };
+            let lane_addr = self.address_lanes_or_held(grp, i, addr);
             self.combine_lanes(op, t, lane_addr, bv, grp, true);
             self.b.ins().jump(join, &[]);
             self.b.switch_to_block(join);
@@ -344,6 +328,25 @@ enum Lanes {
 }
 
 impl Gen<'_, '_> {
+    /// [`address_lanes`](Self::address_lanes), or else the four lanes taken out of `addr`,
+    /// the group's address as the two 2-lane vectors it holds.
+    fn address_lanes_or_held(
+        &mut self,
+        grp: &Grp,
+        i: ir::Inst,
+        addr: (Value, Value),
+    ) -> [Value; 4] {
+        match self.address_lanes(grp, i) {
+            Some(s) => s,
+            None => [
+                self.b.ins().extractlane(addr.0, 0),
+                self.b.ins().extractlane(addr.0, 1),
+                self.b.ins().extractlane(addr.1, 0),
+                self.b.ins().extractlane(addr.1, 1),
+            ],
+        }
+    }
+
     /// The four lanes' device addresses of memory operation `i` (its first operand) as
     /// `i64` scalars recomputed by [`Gen::scalar_lanes`], or `None` where extracting them from
     /// the group's vectors is as cheap.

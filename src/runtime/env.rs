@@ -752,7 +752,13 @@ impl CtaEnv {
     /// Record a fault of `kind` carrying `detail` (no address) for `lane` at IR instruction
     /// `inst`, and raise the abort flag.
     pub fn fault_detail(&self, lane: u32, inst: u32, kind: FaultKind, detail: String) {
-        self.record(FaultRecord {
+        self.record(self.detail_record(lane, inst, kind, detail));
+    }
+
+    /// The record of a fault of `kind` carrying `detail` (no address) for `lane` at IR
+    /// instruction `inst`.
+    fn detail_record(&self, lane: u32, inst: u32, kind: FaultKind, detail: String) -> FaultRecord {
+        FaultRecord {
             kind,
             space: Space::Generic,
             addr: 0,
@@ -762,7 +768,7 @@ impl CtaEnv {
             inst,
             write: false,
             detail: Some(detail),
-        });
+        }
     }
 
     /// Record the failed device `assert` of `lane` at IR instruction `inst` (`detail`: the
@@ -771,17 +777,7 @@ impl CtaEnv {
     /// thread that fails an assertion prints its line, as on a GPU, up to
     /// [`ASSERT_LINES_MAX`] lines; then the CTAs after the last kept line stop.
     pub fn assert_failed(&self, lane: u32, inst: u32, detail: String, line: String) {
-        let r = FaultRecord {
-            kind: FaultKind::Assert,
-            space: Space::Generic,
-            addr: 0,
-            size: 0,
-            ctaid: self.ctaid,
-            tid: self.tid(lane),
-            inst,
-            write: false,
-            detail: Some(detail),
-        };
+        let r = self.detail_record(lane, inst, FaultKind::Assert, detail);
         let (cta, thread) = self.linear_ids(lane);
         // SAFETY: as in `record`.
         unsafe {
