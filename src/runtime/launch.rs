@@ -1695,18 +1695,23 @@ fn start_cta(engine: &dyn WarpEngine, init: &StateInit, buffers: &mut Vec<Vec<u1
     if buffers.len() != init.nwarps {
         buffers.resize_with(init.nwarps, Vec::new);
     }
-    let ranges = engine.zeroed_ranges();
-    for (w, st) in buffers.iter_mut().enumerate() {
-        let lanes = (threads - w as u32 * WARP_SIZE).min(WARP_SIZE);
-        if let (Some(write), true) = (&init.words_to_write, lanes == 32 && st.len() == words) {
-            let s = st.as_mut_slice();
-            for (first, run) in write {
-                if let Some(x) = s.get_mut(*first..first + run.len()) {
-                    x.copy_from_slice(run);
-                }
-            }
-            continue;
+    // The leading full warps whose state is reused (all of them but in a worker's first
+    // CTA) take the word template, run by run over the warps: one decision per run and CTA,
+    // not per run and warp. The others take the general path below.
+    let mut reused = 0;
+    if let Some(write) = &init.words_to_write {
+        let full = ((threads / WARP_SIZE) as usize).min(buffers.len());
+        reused = buffers[..full]
+            .iter()
+            .take_while(|st| st.len() == words)
+            .count();
+        for (first, run) in write {
+            copy_run(&mut buffers[..reused], *first, run);
         }
+    }
+    let ranges = engine.zeroed_ranges();
+    for (w, st) in buffers.iter_mut().enumerate().skip(reused) {
+        let lanes = (threads - w as u32 * WARP_SIZE).min(WARP_SIZE);
         match ranges {
             Some(ranges) if st.len() == words => {
                 let s = bytes(st);
@@ -1730,6 +1735,43 @@ fn start_cta(engine: &dyn WarpEngine, init: &StateInit, buffers: &mut Vec<Vec<u1
         wr32(s, LIVE_OFF, live);
         wr32(s, layout.pending(0), live);
         set_active(layout, s, 0);
+    }
+}
+
+/// Write `run` at word `first` of each state of `states` (a run of
+/// [`StateInit::words_to_write`]; a state too short for it is left alone). Runs of up to
+/// eight words (the first words of the header, a kernel's block masks, as a rule) are
+/// fixed-size moves in a loop over the warps rather than a `memcpy` call per warp, whose
+/// call and size dispatch cost more than the copy of a few words.
+fn copy_run(states: &mut [Vec<u128>], first: usize, run: &[u128]) {
+    fn fixed<const N: usize>(states: &mut [Vec<u128>], first: usize, run: &[u128]) {
+        let Ok(src) = <&[u128; N]>::try_from(run) else {
+            return;
+        };
+        let src = *src;
+        for st in states {
+            if let Some(Ok(d)) = st.get_mut(first..first + N).map(<&mut [u128; N]>::try_from) {
+                *d = src;
+            }
+        }
+    }
+    match run.len() {
+        0 => {}
+        1 => fixed::<1>(states, first, run),
+        2 => fixed::<2>(states, first, run),
+        3 => fixed::<3>(states, first, run),
+        4 => fixed::<4>(states, first, run),
+        5 => fixed::<5>(states, first, run),
+        6 => fixed::<6>(states, first, run),
+        7 => fixed::<7>(states, first, run),
+        8 => fixed::<8>(states, first, run),
+        n => {
+            for st in states {
+                if let Some(d) = st.get_mut(first..first + n) {
+                    d.copy_from_slice(run);
+                }
+            }
+        }
     }
 }
 
