@@ -267,6 +267,26 @@ impl Gen<'_, '_> {
         self.b.ins().icmp_imm_s(IntCC::Equal, any, 0)
     }
 
+    /// An `i8` condition: every device address in `base ..= base + hi` that is `base` plus
+    /// a multiple of `t`'s size lies in the dense window of `op` on `t`, aligned
+    /// ([`Gen::in_dense_window`]'s test for the span's two ends: the window is one aligned
+    /// power-of-two range, so its ends inside put every aligned address between them inside;
+    /// `hi` below 2^62, so `base - lo + hi` does not wrap for a `base - lo` in the window).
+    /// One scalar test for a group whose lanes' addresses are known to lie in the span.
+    pub(super) fn in_dense_span(&mut self, op: RedOp, t: ir::Type, base: Value, hi: i64) -> Value {
+        let code = rc::op_code(op, t.bytes()) as i32;
+        let tbl = self.red_table();
+        let fl = MemFlagsData::new().with_notrap();
+        let at = rc::OFF_WIN + 16 * code;
+        let lo = self.b.ins().load(types::I64, fl, tbl, at);
+        let mask = self.b.ins().load(types::I64, fl, tbl, at + 8);
+        let d0 = self.b.ins().isub(base, lo);
+        let d1 = self.b.ins().iadd_imm_s(d0, hi);
+        let both = self.b.ins().bor(d0, d1);
+        let out = self.b.ins().band(both, mask);
+        self.b.ins().icmp_imm_s(IntCC::Equal, out, 0)
+    }
+
     /// Combine the group's active lanes' reductions (`op` on `t`, device addresses
     /// `lane_addr`, operands `bv`) in lane order with [`Gen::combine_lane`] (`keyed` as
     /// there).

@@ -79,6 +79,25 @@ impl Gen<'_, '_> {
             let dense = self.b.create_block();
             let tested = self.b.create_block();
             let after = self.b.create_block();
+            // A uniform base plus an offset of known range (`histogram_global`'s
+            // `&bins[byte]`): the whole span tested on scalars, the lanes' addresses made
+            // as scalars from the base and the bytes' word. A span the window does not
+            // cover goes on to the lanes' own test below.
+            if let Some((bs, hi, offs)) = self.uniform_base_lanes(grp, i, size as u64) {
+                let span_dense = self.b.create_block();
+                let lanes_test = self.b.create_block();
+                let inside = self.in_dense_span(op, t, bs, hi);
+                self.b.ins().brif(inside, span_dense, &[], lanes_test, &[]);
+                self.b.switch_to_block(span_dense);
+                let bv = match self.f.const_bits(self.f.inst(i).args[1]) {
+                    Some(bits) => [self.iconst(ct, bits as i64); 4],
+                    None => self.lanes_of(args[1], t),
+                };
+                let lane_addr = offs.map(|o| self.b.ins().iadd(bs, o));
+                self.combine_lanes(op, t, lane_addr, bv, grp, false);
+                self.b.ins().jump(after, &[]);
+                self.b.switch_to_block(lanes_test);
+            }
             let inside = self.in_dense_window(op, t, addr, grp);
             self.b.ins().brif(inside, dense, &[], tested, &[]);
             self.b.switch_to_block(dense);
@@ -317,6 +336,58 @@ impl Gen<'_, '_> {
     }
 }
 
+impl Gen<'_, '_> {
+    /// For atomic `i` in a group whose four lanes are all active (`Grp::full`), with its
+    /// address `b + o` (`add.s64`): `b` uniform where `i` runs and `o`'s every possible value
+    /// known at compile time to lie in `0..=hi` as a multiple of `size` (`value_range`), its
+    /// lanes recomputed as scalars (`Gen::scalar_lanes`). Returns lane 0's `b` (every
+    /// lane's, the lanes all being active), `hi` and the four lanes of `o`; `None`
+    /// otherwise. Every lane's address then lies in `b ..= b + hi`.
+    fn uniform_base_lanes(
+        &mut self,
+        grp: &Grp,
+        i: ir::Inst,
+        size: u64,
+    ) -> Option<(Value, i64, [Value; 4])> {
+        if !grp.full {
+            return None;
+        }
+        let &a = self.f.inst(i).args.first()?;
+        if self.ty(a) != ir::Type::I64 {
+            return None;
+        }
+        let ir::ValueDef::Result(def, 0) = self.f.values[a.index()].def else {
+            return None;
+        };
+        let d = self.f.inst(def);
+        let (ir::Op::IAdd {}, &[x, y]) = (&d.op, d.args.as_slice()) else {
+            return None;
+        };
+        let blk = ir::Block(self.inst_block[i.index()]);
+        for (b, o) in [(x, y), (y, x)] {
+            if self.ty(b) != ir::Type::I64 || !self.uni.uniform_at(b, blk) {
+                continue;
+            }
+            let Some(r) = value_range(self.f, o, RANGE_DEPTH) else {
+                continue;
+            };
+            if r.mult % size != 0 || r.hi >= 1 << 62 {
+                continue;
+            }
+            let base = match grp.vals.get(&b) {
+                Some(&GVal::S4(s)) => s[0],
+                Some(&GVal::V2(v0, _)) => self.b.ins().extractlane(v0, 0),
+                Some(&GVal::V1(_)) | None => continue,
+            };
+            let Some(Lanes::Made(offs)) = self.scalar_lanes(grp, o, RANGE_DEPTH) else {
+                continue;
+            };
+            return Some((base, r.hi as i64, offs));
+        }
+        None
+    }
+}
+
 /// What [`Gen::scalar_lanes`] found for a value.
 enum Lanes {
     /// The four lanes as scalars of the value's type, made from a narrower or scalar
@@ -360,7 +431,7 @@ impl Gen<'_, '_> {
 
     /// The group's four lanes of IR integer `v` as scalars of its type, recomputed from its
     /// definitions (constants, integer conversions, adds, multiplies, left shifts by a
-    /// constant: pure, so the same SSA arguments give the same values) down to values the
+    /// constant, `and` with a constant: pure, so the same SSA arguments give the same values) down to values the
     /// group holds as scalars or as a packed narrow load (`Grp::packed`, whose lanes are the
     /// bytes or half-words of one word, taken out by shifts). Following at most `depth`
     /// definitions. An address such as `atomicAdd(&bins[byte], 1)`'s is then four byte
@@ -477,6 +548,16 @@ impl Gen<'_, '_> {
                 match c {
                     Some(c) if c < u64::from(t.bytes()) * 8 => {
                         sub(self, 0).map(|s| s.map(|x| self.b.ins().ishl_imm_u(x, c as i64)))
+                    }
+                    _ => None,
+                }
+            }
+            ir::Op::And {} => {
+                // A constant mask below the type's sign bit (`byte & 15`).
+                let c = d.args.get(1).and_then(|&c| self.f.const_bits(c));
+                match c {
+                    Some(c) if c < 1 << (t.bytes() * 8 - 1) => {
+                        sub(self, 0).map(|s| s.map(|x| self.b.ins().band_imm_u(x, c as i64)))
                     }
                     _ => None,
                 }

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Writes edge_bins.toml, low_bins.toml and wide_bins.toml: the inputs of dense_span.ptx and
+their expected outputs, computed on the host from the kernels' per-thread semantics. Every
+index below n is visited by exactly one thread (the grid stride is the grid's thread count),
+so the bins are histograms (edge_bins) or sums (low_bins, wide_bins) of the bytes. The first
+trip (indices below the grid's thread count) holds, in each 32 consecutive threads of a
+block, the bytes 0, 127, 1, 2, ..., 30: a warp's first 16 lanes miss 16 distinct bins
+spanning 0..127, so its first dense window is bins 0..127 (512 bytes); the later trips are
+random bytes 0..255 with 128 and 255 among the first. Run from this directory."""
+
+import random
+
+CTAS, BLOCK = 3, 80
+THREADS = CTAS * BLOCK
+N = THREADS * 7 + 23
+rng = random.Random(20261207)
+
+first = [0, 127] + list(range(1, 31))
+data = [first[(i % BLOCK) % 32] for i in range(THREADS)]
+rest = [rng.randrange(256) for _ in range(N - THREADS)]
+rest[0], rest[1], rest[33] = 128, 255, 255
+data += rest
+
+
+def vals(xs):
+    return "[" + ", ".join(str(x) for x in xs) + "]"
+
+
+def case(kernel, doc, btype, nbins, bins):
+    with open(f"{kernel}.toml", "w") as f:
+        f.write(
+            f"""# {doc}
+# Grid-stride loop over n = {N} bytes, blocks of 80 threads (a last warp of 16 lanes);
+# full warps run their first trips as a decided loop. Expected values from gen.py (host
+# reference).
+ptx = "dense_span.ptx"
+grid = [{CTAS}]
+block = [{BLOCK}]
+kernel = "{kernel}"
+args = [{{ buffer = "data" }}, {{ u32 = {N} }}, {{ buffer = "bins" }}]
+
+[buffers.data]
+type = "u8"
+init = {{ values = {vals(data)} }}
+
+[buffers.bins]
+type = "{btype}"
+len = {nbins}
+init = {{ fill = 0 }}
+
+[expect.bins]
+values = {vals(bins)}
+"""
+        )
+
+
+ebins = [0] * 256
+for x in data:
+    ebins[x] += 1
+case(
+    "edge_bins",
+    "bins[data[i]] += 1 (atom.global.add.u32, result unused): a first window of bins 0..127, later bytes past its edge.",
+    "u32",
+    256,
+    ebins,
+)
+
+lbins = [0] * 16
+for x in data:
+    lbins[x & 15] += x
+case(
+    "low_bins",
+    "bins[data[i] & 15] += data[i] (red.global.add.u32, offset first in the add): the span ends at the buffer's end.",
+    "u32",
+    16,
+    lbins,
+)
+
+wbins = [0] * 32
+for x in data:
+    wbins[x & 31] += x
+case(
+    "wide_bins",
+    "bins[data[i] & 31] += data[i] (red.global.add.u64): 32 bins of 64 bits.",
+    "u64",
+    32,
+    wbins,
+)
