@@ -235,8 +235,10 @@ impl Gen<'_, '_> {
     /// (`addr`, two `i64x2` halves, not yet checked) in the dense window of `op` on `t`
     /// (`RedTable::win`), aligned: `(a - lo) & mask == 0` for all of them, two
     /// subtractions, an OR and one vector test. Such a group needs no window check (the
-    /// window lies in the accessible arena, `runtime::redcombine::make_dense`). With no window the mask is all ones and the low end 0, which no
-    /// device address passes.
+    /// window lies in the accessible arena, `runtime::redcombine::make_dense`). With no window
+    /// the low end is 0 and the mask all ones: only the null address would pass the
+    /// subtraction's test, so the condition also requires a low end other than 0 (a null
+    /// reduction takes the checked path and faults).
     pub(super) fn in_dense_window(
         &mut self,
         op: RedOp,
@@ -264,7 +266,16 @@ impl Gen<'_, '_> {
         let both = self.b.ins().bor(d[0], d[1]);
         let out = self.b.ins().band(both, maskv);
         let any = self.b.ins().vany_true(out);
-        self.b.ins().icmp_imm_s(IntCC::Equal, any, 0)
+        let inside = self.b.ins().icmp_imm_s(IntCC::Equal, any, 0);
+        self.window_set(lo, inside)
+    }
+
+    /// `inside` (an `i8` window test) and a window set: `lo`, the window's low end, is 0 only
+    /// when the operation has none (`RedTable::win`), where the test alone would pass a
+    /// null address.
+    fn window_set(&mut self, lo: Value, inside: Value) -> Value {
+        let set = self.b.ins().icmp_imm_s(IntCC::NotEqual, lo, 0);
+        self.b.ins().band(inside, set)
     }
 
     /// An `i8` condition: every device address in `base ..= base + hi` that is `base` plus
@@ -284,7 +295,8 @@ impl Gen<'_, '_> {
         let d1 = self.b.ins().iadd_imm_s(d0, hi);
         let both = self.b.ins().bor(d0, d1);
         let out = self.b.ins().band(both, mask);
-        self.b.ins().icmp_imm_s(IntCC::Equal, out, 0)
+        let inside = self.b.ins().icmp_imm_s(IntCC::Equal, out, 0);
+        self.window_set(lo, inside)
     }
 
     /// Combine the group's active lanes' reductions (`op` on `t`, device addresses

@@ -91,8 +91,9 @@ pub struct RedTable {
     /// as `lo` and the mask `!(size - 1) | (bytes - 1)` (`size` a power of two at most
     /// `4 * SLOTS`, `bytes` the operand's), so a group of lanes whose addresses `a` all give
     /// `(a - lo) & mask == 0` (in the window, aligned) adds into its slots without comparing
-    /// keys or checking the window. A code without a window has lo 0 and mask `u64::MAX`
-    /// (device addresses are not 0, so no address passes).
+    /// keys or checking the window. A code without a window has lo 0 and mask `u64::MAX`:
+    /// the JIT's tests also require lo ≠ 0 (a window lies in the arena, above
+    /// `GLOBAL_BASE`), so no address passes, the null address included.
     pub win: [[u64; 2]; 17],
     /// The code whose window is set in [`RedTable::win`] (0: none).
     pub dcode: u64,
