@@ -108,13 +108,16 @@ pub(super) struct EnvVals {
 /// Byte offsets in [`EnvVals::frame`]: the call's warp-state table (pointer), the call's warp
 /// count (`u32`), its first warp (`u32`), the running warp's turn in the warp loop (`u32`,
 /// 0 for its first warp) and the stream loop's word for the next CTA of a batch (`u32`, 1:
-/// every warp state of the call is fresh; see `stream.rs`, "Known-fresh CTAs").
+/// every warp state of the call is fresh; see `stream.rs`, "Known-fresh CTAs"), and, in a
+/// kernel whose calls run one CTA ([`Gen::abort_in_frame`]), the CTA's abort flag's address
+/// (`CtaEnv::abort`, a pointer).
 pub(super) const FRAME_TABLE: i32 = 0;
 pub(super) const FRAME_COUNT: i32 = 8;
 pub(super) const FRAME_FIRST: i32 = 12;
 pub(super) const FRAME_TURN: i32 = 16;
 pub(super) const FRAME_FRESH: i32 = 20;
-const FRAME_BYTES: u32 = 24;
+const FRAME_ABORT: i32 = 24;
+const FRAME_BYTES: u32 = 32;
 
 /// A per-call value loaded near its uses ([`Gen::env_val`]): a `CtaEnv` field.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -327,6 +330,10 @@ pub(super) struct Gen<'a, 'b> {
     /// The deferred arrivals at uniform barriers (`ctabar.rs`, "Deferred arrivals"), in a
     /// kernel whose turns start with the release at the turn (`Gen::gen_resume`).
     pub(super) lazy: Option<super::ctabar::Lazy>,
+    /// Whether the abort flag's address is in the call's frame ([`FRAME_ABORT`]): a kernel
+    /// with the in-call barrier completion whose calls run one CTA (not compiled for
+    /// batches, whose next CTA has its own flag).
+    pub(super) abort_in_frame: bool,
     /// How many times each value is read in the function: as an instruction operand, a
     /// branch condition or a block argument (`use_counts`).
     pub(super) uses: Vec<u32>,
@@ -937,6 +944,14 @@ pub fn generate(
     // Uniform barriers completed inside the call (`ctabar.rs`): the pass's arrival count.
     let bar_slot = super::ctabar::in_call_completion(f, plan.racecheck)
         .then(|| super::ctabar::new_slot(&mut b, ptr));
+    // The abort flag's address, read by every goto test and dispatch: one stack load there
+    // instead of the environment pointer's reload and the field's load. A call of a kernel
+    // compiled for batches changes it between CTAs (`batch.rs`), so it stays in `env` there.
+    let abort_in_frame = bar_slot.is_some() && restart.is_none();
+    if abort_in_frame {
+        let a = ld(&mut b, ptr, offset_of!(CtaEnv, abort));
+        b.ins().stack_store(ptr, a, frame, FRAME_ABORT);
+    }
     // The warp loop: its `i`-th turn runs warp `first + i` on the state `table[i]` until
     // no lane of it is pending (the dispatcher's exit), then takes the next warp.
     let warp_loop = b.create_block();
@@ -1091,6 +1106,7 @@ pub fn generate(
         hoist,
         bar_slot,
         lazy,
+        abort_in_frame,
         uses: use_counts(f),
         next_cta: restart.map(|w| (preloop.map_or(warp_loop, |(pre, _)| pre), w)),
         batch_again: None,
@@ -1381,12 +1397,18 @@ impl Gen<'_, '_> {
 
     /// The CTA's abort flag (`*CtaEnv::abort`, an `i32`: non-zero once the launch stops).
     pub(super) fn abort_flag(&mut self) -> Value {
-        let abort_ptr = self.b.ins().load(
-            self.ptr,
-            TRUSTED(),
-            self.e.env,
-            offset_of!(CtaEnv, abort) as i32,
-        );
+        let abort_ptr = if self.abort_in_frame {
+            self.b
+                .ins()
+                .stack_load(self.ptr, self.ptr, self.e.frame, FRAME_ABORT)
+        } else {
+            self.b.ins().load(
+                self.ptr,
+                TRUSTED(),
+                self.e.env,
+                offset_of!(CtaEnv, abort) as i32,
+            )
+        };
         self.b
             .ins()
             .load(types::I32, MemFlagsData::new().with_notrap(), abort_ptr, 0)

@@ -213,6 +213,61 @@ fn loop_ahead(f: &ir::Function, start: ir::Block) -> bool {
     false
 }
 
+/// Whether block `start` lies on a cycle of the CFG, barrier terminators' edges included.
+fn in_cycle(f: &ir::Function, start: ir::Block) -> bool {
+    let mut seen = vec![false; f.blocks.len()];
+    let mut stack: Vec<ir::Block> = f
+        .block(start)
+        .term
+        .targets()
+        .iter()
+        .map(|c| c.block)
+        .collect();
+    while let Some(b) = stack.pop() {
+        if b == start {
+            return true;
+        }
+        if !std::mem::replace(&mut seen[b.index()], true) {
+            stack.extend(f.block(b).term.targets().iter().map(|c| c.block));
+        }
+    }
+    false
+}
+
+/// The barrier id whose record a release to block priority `p` clears, where it is known
+/// when compiling: every block whose `Barrier` terminator parks its lanes at `p` ends with
+/// a `bar`/`barrier` arrival with one constant id. A pass completes in the call only after
+/// full arrivals (`Gen::gen_bar_full`: constant id, the block's last instruction) whose
+/// blocks park at the pass's one target, so [`REC`] then holds that id's record. `None`
+/// where another block parks at `p` or the ids differ.
+fn record_of(
+    f: &ir::Function,
+    layout: &crate::analysis::schedule::WarpLayout,
+    p: u32,
+) -> Option<u32> {
+    let mut id = None;
+    for bd in &f.blocks {
+        let Terminator::Barrier { next } = &bd.term else {
+            continue;
+        };
+        if layout.prio[next.block.index()] != p {
+            continue;
+        }
+        let last = *bd.insts.last()?;
+        let d = f.inst(last);
+        let Op::BarArrive { .. } = d.op else {
+            return None;
+        };
+        let this = f.const_bits(*d.args.first()?)?;
+        match id {
+            None => id = Some(this),
+            Some(prev) if prev == this => {}
+            Some(_) => return None,
+        }
+    }
+    id.and_then(|i| u32::try_from(i).ok()).filter(|&i| i < 16)
+}
+
 /// A `bar.sync` whose full arrivals are deferred (module comment, "Deferred arrivals"):
 /// what the write-out of such an arrival stores.
 pub(super) struct Site {
@@ -896,15 +951,20 @@ impl Gen<'_, '_> {
         let chain = self.b.create_block();
         self.b.ins().brif(r, chain, &[], self.dispatch, &[]);
         self.b.switch_to_block(chain);
-        let dispatch = self.dispatch;
         let lazy = self.lazy.is_some();
-        self.branch_on_resume(r, dispatch, |g, p| {
+        self.branch_on_resume(r, |g, p| {
             // The record cleared, the parked lanes (the warp's non-exited lanes, never
             // none) taken off the barrier.
             let s = g.e.state;
-            let rec = g.b.ins().stack_load(g.ptr, types::I32, ss, REC);
-            let rec = g.b.ins().uextend(g.ptr, rec);
-            let rec = g.b.ins().iadd(s, rec);
+            let rec = match record_of(g.f, g.layout, p) {
+                // The one barrier whose full arrivals park at `p`: its record.
+                Some(id) => g.b.ins().iadd_imm_s(s, i64::from(id * BAR_REC)),
+                None => {
+                    let rec = g.b.ins().stack_load(g.ptr, types::I32, ss, REC);
+                    let rec = g.b.ins().uextend(g.ptr, rec);
+                    g.b.ins().iadd(s, rec)
+                }
+            };
             let zero64 = g.b.ins().iconst(types::I64, 0);
             for k in (0..BAR_REC).step_by(8) {
                 g.b.ins()
@@ -968,22 +1028,26 @@ impl Gen<'_, '_> {
         let rec = self.b.ins().stack_load(self.ptr, types::I32, ss, REC);
         let rec_off = self.b.ins().uextend(self.ptr, rec);
         let start = self.b.ins().iadd_imm_s(turn, 1);
-        self.branch_on_resume(r, ret, |g, p| {
+        self.branch_on_resume(r, |g, p| {
             g.gen_release_one(p, table, count, start, rec_off, ret)
         });
     }
 
     /// Branches on a resumed pass's record `r` (1 + the index of its target in
-    /// `layout.barrier_targets`): `arm` generates the code for target block `p` (ending its
-    /// block), and a value naming no target jumps to `fallback`.
-    fn branch_on_resume(
-        &mut self,
-        r: Value,
-        fallback: cranelift_codegen::ir::Block,
-        mut arm: impl FnMut(&mut Self, u32),
-    ) {
+    /// `layout.barrier_targets`, never 0 here: [`RESUME`] holds no other value): `arm`
+    /// generates the code for target block `p` (ending its block). The targets in a cycle
+    /// of the CFG (barrier rounds in a loop, which resume again and again) are tested
+    /// first; the last target tested needs no test.
+    fn branch_on_resume(&mut self, r: Value, mut arm: impl FnMut(&mut Self, u32)) {
         let targets = self.layout.barrier_targets.clone();
-        for (k, &p) in targets.iter().enumerate() {
+        let mut order: Vec<usize> = (0..targets.len()).collect();
+        order.sort_by_key(|&k| !in_cycle(self.f, self.layout.order[targets[k] as usize]));
+        for (n, &k) in order.iter().enumerate() {
+            let p = targets[k];
+            if n + 1 == order.len() {
+                arm(self, p);
+                break;
+            }
             let one = self.b.create_block();
             let next = self.b.create_block();
             let is = self.b.ins().icmp_imm_s(IntCC::Equal, r, k as i64 + 1);
@@ -992,7 +1056,6 @@ impl Gen<'_, '_> {
             arm(self, p);
             self.b.switch_to_block(next);
         }
-        self.b.ins().jump(fallback, &[]);
     }
 
     /// `ret`: return 0 (every warp stopped).

@@ -35,6 +35,21 @@ def split_sites(grid, k):
     return out
 
 
+def two_ids(grid, k):
+    out = []
+    for c in range(grid):
+        b = [5 * t for t in range(96)]
+        r = [(t + 100 * c + b[95 - t]) & M for t in range(96)]
+        for i in range(1, k + 1):
+            a = list(r)
+            r = [(r[t] + a[(t + 5) % 96] * i) & M for t in range(96)]
+            b = list(r)
+            r = [(3 * r[t] + b[95 - t]) & M for t in range(96)]
+        out += r
+    return out
+
+
 if __name__ == "__main__":
     print("ragged_loop", ragged_loop(3, 6))
     print("split_sites", split_sites(2, 5))
+    print("two_ids", two_ids(3, 7))
