@@ -401,6 +401,18 @@ pub fn terminator_fault_index(n_insts: usize, b: crate::ir::Block) -> u32 {
     (n_insts + b.index()) as u32
 }
 
+/// The index in launch order of CTA `ctaid` of a grid of `nctaid` CTAs in clusters of
+/// `cluster_dims` CTAs ([`CtaEnv::cta_order`]).
+pub fn cta_order(ctaid: [u32; 3], nctaid: [u32; 3], cluster_dims: [u32; 3]) -> u64 {
+    let [x, y, z] = ctaid.map(u64::from);
+    let [gx, gy, _] = nctaid.map(u64::from);
+    let [dx, dy, dz] = cluster_dims.map(|d| u64::from(d.max(1)));
+    let (ngx, ngy) = ((gx / dx).max(1), (gy / dy).max(1));
+    let k = ((z / dz) * ngy + y / dy) * ngx + x / dx;
+    let rank = ((z % dz) * dy + y % dy) * dx + x % dx;
+    k * (dx * dy * dz) + rank
+}
+
 /// The stop flags of a launch. A fault ends a launch (PTX's faults are fatal to the grid), and
 /// ptxjit reports the fault of the lowest CTA (in launch order, [`CtaEnv::cta_order`]: the
 /// linear index but in a grid of clusters not along x) that faults: so that the report does
@@ -831,13 +843,7 @@ impl CtaEnv {
     /// wherever every cluster is a run of consecutive CTAs (clusters along x only, or as wide
     /// as the grid), this is the CTA's linear index in the grid (`ctaid.x` fastest).
     pub fn cta_order(&self) -> u64 {
-        let [x, y, z] = self.ctaid.map(u64::from);
-        let [gx, gy, _] = self.nctaid.map(u64::from);
-        let [dx, dy, dz] = self.cluster_dims.map(|d| u64::from(d.max(1)));
-        let (ngx, ngy) = ((gx / dx).max(1), (gy / dy).max(1));
-        let k = ((z / dz) * ngy + y / dy) * ngx + x / dx;
-        let rank = ((z % dz) * dy + y % dy) * dx + x % dx;
-        k * (dx * dy * dz) + rank
+        cta_order(self.ctaid, self.nctaid, self.cluster_dims)
     }
 
     fn record(&self, r: FaultRecord) {
@@ -1441,6 +1447,33 @@ mod tests {
             write: false,
             detail: None,
         }
+    }
+
+    /// Launch order: without clusters and with clusters along x, the linear CTA index; with
+    /// 1x2 clusters in a 2x2 grid (`%clusterid.x` = `%ctaid.x`, `%cluster_ctarank` =
+    /// `%ctaid.y`, PTX ISA §10.14-10.19), cluster (0,0,0) is CTAs (0,0,0) and (0,1,0), then
+    /// cluster (1,0,0); 2x1x2 clusters in a 4x1x2 grid likewise.
+    #[test]
+    fn cta_order_keeps_clusters_whole() {
+        let all = |g: [u32; 3], c: [u32; 3]| {
+            let mut v = vec![];
+            for z in 0..g[2] {
+                for y in 0..g[1] {
+                    for x in 0..g[0] {
+                        v.push(cta_order([x, y, z], g, c));
+                    }
+                }
+            }
+            v
+        };
+        // CTAs in linear order (x fastest).
+        assert_eq!(all([3, 2, 2], [1, 1, 1]), (0..12).collect::<Vec<_>>());
+        assert_eq!(all([4, 2, 1], [2, 1, 1]), (0..8).collect::<Vec<_>>());
+        assert_eq!(all([2, 4, 1], [2, 2, 1]), (0..8).collect::<Vec<_>>());
+        // (0,0) (1,0) (0,1) (1,1): ranks 0 and 1 of cluster 0 are (0,0) and (0,1).
+        assert_eq!(all([2, 2, 1], [1, 2, 1]), vec![0, 2, 1, 3]);
+        // 4x1x2 in 2x1x2 clusters: cluster 0 is x 0-1, z 0-1 (ranks x + 2z), cluster 1 x 2-3.
+        assert_eq!(all([4, 1, 2], [2, 1, 2]), vec![0, 1, 4, 5, 2, 3, 6, 7]);
     }
 
     /// The sink reports the lowest CTA's lowest thread's first fault, and counts the threads
