@@ -321,8 +321,11 @@ fn smoke_differential() {
                 "case seed {seed:#x}: {}\n{}\n  shrunk case: {:?}",
                 ptxjit::fuzz::headline(&f.verdict),
                 match &f.verdict {
-                    Verdict::Mismatch { detail, .. } | Verdict::Rejected(detail) => detail.clone(),
-                    _ => String::new(),
+                    Verdict::Mismatch { detail, .. }
+                    | Verdict::Rejected(detail)
+                    | Verdict::Timeout(detail)
+                    | Verdict::Deadlock(detail) => detail.clone(),
+                    Verdict::Agree => String::new(),
                 },
                 f.file
             ));
@@ -332,6 +335,106 @@ fn smoke_differential() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// A hand-written launch in the shape of a generated one (`k` only), one CTA of `block`
+/// threads with a one-word buffer `in` (zero).
+fn hand_case(ptx: &str, kernel: &str, block: u32) -> LaunchCase {
+    use ptxjit::fuzz::case::{CaseArg, CaseBuffer};
+    LaunchCase {
+        ptx: ptx.into(),
+        kernel: kernel.into(),
+        grid: [1, 1, 1],
+        block: [block, 1, 1],
+        shared_bytes: 0,
+        args: vec![CaseArg::Buffer("in".into())],
+        buffers: vec![CaseBuffer {
+            name: "in".into(),
+            len: 1,
+            init: None,
+        }],
+        textures: vec![],
+        tensor_maps: vec![],
+        cluster: None,
+        lockstep: false,
+    }
+}
+
+/// A kernel that does not end is a finding, never agreement, though both engines report the
+/// same time limit: the generator makes only kernels that end (docs in `src/fuzz/diff.rs`),
+/// so one that runs past the limit is a generator or runtime bug. So is a deadlock both
+/// engines report alike; and `ptxjit check` (how committed regressions run) does not call
+/// two time limits agreement either.
+#[test]
+fn a_kernel_that_does_not_end_is_a_finding() {
+    use ptxjit::case::{check_case, Case, RunOptions};
+    use ptxjit::fuzz::diff::compare_with;
+    // Every thread spins until `in[0]` is non-zero; it stays zero.
+    let spin = hand_case(
+        ".version 7.0\n.target sm_80\n.address_size 64\n\
+         .visible .entry spin(.param .u64 in)\n{\n\
+         .reg .u64 %rd<2>;\n.reg .u32 %r<2>;\n.reg .pred %p<2>;\n\
+         ld.param.u64 %rd1, [in];\n\
+         WAIT:\nld.volatile.global.u32 %r1, [%rd1];\nsetp.eq.u32 %p1, %r1, 0;\n\
+         @%p1 bra WAIT;\nret;\n}\n",
+        "spin",
+        32,
+    );
+    let v = compare_with(&spin, Duration::from_secs(1));
+    assert!(
+        matches!(&v, Verdict::Timeout(d) if d.contains("time limit") && d.contains("jit:")),
+        "{v:?}"
+    );
+    assert!(!v.is_agree());
+    assert!(ptxjit::fuzz::headline(&v).contains("time limit"));
+    // Thread 1 never arrives on an mbarrier that expects both threads; both wait on it.
+    let stuck = hand_case(
+        ".version 7.8\n.target sm_80\n.address_size 64\n\
+         .visible .entry stuck(.param .u64 in)\n{\n\
+         .reg .u64 %rd<2>;\n.reg .u32 %r<2>;\n.reg .pred %p<3>;\n\
+         .shared .align 8 .b64 bar;\n\
+         mov.u32 %r1, %tid.x;\nsetp.ne.u32 %p1, %r1, 0;\n\
+         @%p1 bra READY;\nmbarrier.init.shared.b64 [bar], 2;\n\
+         READY:\nbar.sync 0;\n@%p1 bra WAIT;\nmbarrier.arrive.shared.b64 %rd1, [bar];\n\
+         WAIT:\nmbarrier.test_wait.parity.shared.b64 %p2, [bar], 0;\n@!%p2 bra WAIT;\nret;\n}\n",
+        "stuck",
+        2,
+    );
+    let v = compare_with(&stuck, Duration::from_secs(20));
+    assert!(
+        matches!(&v, Verdict::Deadlock(d) if d.contains("deadlock")),
+        "{v:?}"
+    );
+    assert!(!v.is_agree());
+    // The spinning kernel written as a case: `ptxjit check` finds no agreement in it.
+    let dir = std::env::temp_dir().join(format!("ptxjit-fuzz-spin-{}", std::process::id()));
+    let toml = write_case(&dir, "spin", &spin, "a kernel that does not end").unwrap();
+    let case = Case::load(&toml).unwrap();
+    let c = check_case(
+        &case,
+        &RunOptions {
+            memcheck: false,
+            synccheck: false,
+            schedule: Default::default(),
+            lockstep: false,
+            initcheck: false,
+            racecheck: false,
+            racecheck_global: false,
+            repeat: 0,
+            timeout: Some(Duration::from_secs(1)),
+            printf_to_stderr: false,
+        },
+    )
+    .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(!c.agree());
+    assert!(
+        c.error_diff
+            .as_deref()
+            .is_some_and(|e| e.contains("nothing was compared")),
+        "{:?}",
+        c.error_diff
+    );
 }
 
 /// A written case is a valid case file for the case library, and `ptxjit check` (interpreter

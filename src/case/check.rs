@@ -2,7 +2,8 @@
 //! inputs and compare everything they produce — every buffer bit for bit (any NaN equals any
 //! NaN) unless its `[expect.NAME]` says otherwise (`order = "any"`: as multisets; `check =
 //! "tolerance"`: within the table's tolerance; `check = "skip"`: not at all), and the error, if
-//! any (same kind and same message, so a fault must have the same report on both). After an
+//! any (same kind and same message, so a fault must have the same report on both; a time
+//! limit or interrupt on both engines is never agreement, as it compared nothing). After an
 //! error the buffers are not compared: a fault aborts the launch, and how far the other CTAs
 //! and warps got is unspecified (as on a GPU, where a fault ends the context), so their
 //! contents differ from run to run.
@@ -29,7 +30,8 @@ pub struct CheckResult {
     pub interp: CaseResult,
     pub jit: CaseResult,
     pub diffs: Vec<BufferDiff>,
-    /// The engines' errors differ: a description of both.
+    /// The engines' errors differ, or a time limit or interrupt stopped both (nothing was
+    /// compared): a description of both.
     pub error_diff: Option<String>,
     /// Buffers not compared (`check = "skip"`).
     pub skipped: Vec<String>,
@@ -38,8 +40,8 @@ pub struct CheckResult {
 }
 
 impl CheckResult {
-    /// The engines agree: same error (or none) and the same buffers (as each buffer's
-    /// `[expect.NAME]` says to compare them).
+    /// The engines agree: same error (or none; never a time limit or interrupt on both) and
+    /// the same buffers (as each buffer's `[expect.NAME]` says to compare them).
     pub fn agree(&self) -> bool {
         self.diffs.is_empty() && self.error_diff.is_none()
     }
@@ -72,9 +74,23 @@ pub fn check_prepared(case: &Case, prepared: &Prepared, opts: &RunOptions) -> Ch
         },
         _ => false,
     };
-    let error_diff = (!same_error).then(|| {
+    // A time limit (or an interrupt) stops each engine at an arbitrary point: two such
+    // reports compare nothing, however alike their text, and are no agreement.
+    let stopped = |e: &Option<CaseError>| {
+        matches!(
+            e.as_ref().and_then(CaseError::runtime),
+            Some(crate::host::Error::Timeout(..) | crate::host::Error::Interrupted(_))
+        )
+    };
+    let both_stopped = stopped(&interp.error) && stopped(&jit.error);
+    let error_diff = (!same_error || both_stopped).then(|| {
         format!(
-            "interpreter: {}; jit: {}",
+            "{}interpreter: {}; jit: {}",
+            if both_stopped {
+                "both engines were stopped before the end, so nothing was compared: "
+            } else {
+                ""
+            },
             describe(&interp.error),
             describe(&jit.error)
         )

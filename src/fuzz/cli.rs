@@ -142,7 +142,11 @@ pub fn run(args: &FuzzArgs) -> u8 {
             f.statements.0,
             f.statements.1
         );
-        if let Verdict::Mismatch { detail, .. } | Verdict::Rejected(detail) = &f.verdict {
+        if let Verdict::Mismatch { detail, .. }
+        | Verdict::Rejected(detail)
+        | Verdict::Timeout(detail)
+        | Verdict::Deadlock(detail) = &f.verdict
+        {
             for l in detail.lines() {
                 eprintln!("    {l}");
             }

@@ -11,7 +11,15 @@
 //!   PTX line and instruction, nearest allocation) — the fault *count* is not compared (an
 //!   engine may stop a warp at a different point once the launch is aborted), and buffers are
 //!   not compared after a fault (the launch stops part-way); or
-//! - both fail with the same other error (same kind and message).
+//! - both fail with the same other error (same kind and message), but for a time limit or a
+//!   deadlock.
+//!
+//! A generated kernel always ends (bounded loops, every wait satisfied: `super::gen`), so a
+//! launch that runs past its time limit on both engines is not agreement but a finding
+//! ([`Verdict::Timeout`]): the generator made a kernel that does not end, or the runtime keeps
+//! waiting where a GPU would not (a trap in one CTA of a cluster whose other CTAs wait for it
+//! was one); nothing was compared, as the limit stopped both engines at arbitrary points. The
+//! same deadlock reported by both engines is a finding too ([`Verdict::Deadlock`]).
 //!
 //! A panic inside an engine is caught and is a mismatch, and so is an error compiling either
 //! JIT tier (Cranelift's IR verifier, on for these runs unless `PTXJIT_VERIFY_CLIF` turns it
@@ -56,8 +64,12 @@ pub enum Verdict {
     Agree,
     /// Both engines rejected the module with the same error (the message).
     Rejected(String),
-    /// Both engines hit the time limit.
-    Timeout,
+    /// Both engines hit the time limit (where each engine's warps were): a generated kernel
+    /// that does not end, a generator or runtime bug.
+    Timeout(String),
+    /// Both engines reported the same deadlock (the report): a wait the generator should
+    /// have satisfied, a generator or runtime bug.
+    Deadlock(String),
     Mismatch {
         kind: MismatchKind,
         /// Human-readable: which buffer, index and both values, or both outcomes.
@@ -71,7 +83,8 @@ impl Verdict {
         match (self, other) {
             (Verdict::Mismatch { kind: a, .. }, Verdict::Mismatch { kind: b, .. }) => a == b,
             (Verdict::Rejected(a), Verdict::Rejected(b)) => first_line(a) == first_line(b),
-            (Verdict::Timeout, Verdict::Timeout) => true,
+            (Verdict::Timeout(_), Verdict::Timeout(_))
+            | (Verdict::Deadlock(_), Verdict::Deadlock(_)) => true,
             _ => false,
         }
     }
@@ -377,7 +390,14 @@ pub fn compare_outcomes(case: &LaunchCase, interp: &Outcome, jit: &Outcome) -> V
             }
         }
         (Outcome::LaunchError(Error::Timeout(..)), Outcome::LaunchError(Error::Timeout(..))) => {
-            Verdict::Timeout
+            Verdict::Timeout(format!(
+                "interp: {}\njit:    {}",
+                describe(interp),
+                describe(jit)
+            ))
+        }
+        (Outcome::LaunchError(a @ Error::Deadlock(_)), Outcome::LaunchError(b)) if a == b => {
+            Verdict::Deadlock(a.to_string())
         }
         (Outcome::LaunchError(a), Outcome::LaunchError(b)) if a == b => Verdict::Agree,
         _ => outcome(MismatchKind::Outcome),

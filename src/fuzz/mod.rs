@@ -147,7 +147,13 @@ pub fn headline(v: &Verdict) -> String {
     match v {
         Verdict::Agree => "engines agree".to_string(),
         Verdict::Rejected(e) => format!("generated kernel rejected by both engines: {e}"),
-        Verdict::Timeout => "both engines ran past the time limit".to_string(),
+        Verdict::Timeout(_) => {
+            "both engines ran past the time limit (a generated kernel must end)".to_string()
+        }
+        Verdict::Deadlock(_) => {
+            "both engines report the same deadlock (a generated kernel's waits must complete)"
+                .to_string()
+        }
         Verdict::Mismatch { kind, .. } => format!("interpreter and JIT disagree ({kind:?})"),
     }
 }
@@ -178,9 +184,11 @@ pub fn shrink_and_write(
     };
     let after = shrink::count(&small.body);
     let detail = match &final_verdict {
-        Verdict::Mismatch { detail, .. } => detail.clone(),
-        Verdict::Rejected(e) => e.clone(),
-        _ => String::new(),
+        Verdict::Mismatch { detail, .. }
+        | Verdict::Rejected(detail)
+        | Verdict::Timeout(detail)
+        | Verdict::Deadlock(detail) => detail.clone(),
+        Verdict::Agree => String::new(),
     };
     let comment = format!(
         "Differential-fuzzing regression: {}.\n\

@@ -115,9 +115,6 @@ pub struct ClusterState {
     running: Vec<AtomicU32>,
     /// Whether a thread has arrived on the barrier (until then the scheduler skips it).
     used: std::sync::atomic::AtomicBool,
-    /// Whether a CTA of the cluster was stopped (a fault in it or in a CTA before it, or the
-    /// launch's stop) before it ended ([`Self::note_stopped`]).
-    stopped: std::sync::atomic::AtomicBool,
     /// The CTA pairs' `tcgen05` `.cta_group::2` state (`runtime::tcgen05`): each CTA's
     /// tensor memory and the pairs' pending `alloc`/`dealloc`.
     pub(super) pairs: std::sync::Mutex<super::tcgen05::Pairs>,
@@ -147,7 +144,6 @@ impl ClusterState {
             .get_mut()
             .unwrap_or_else(|e| e.into_inner())
             .reset(n);
-        *self.stopped.get_mut() = false;
         // A cluster whose threads never arrived on the barrier changed nothing since the
         // last reset (only `barrier.cluster.arrive` sets `used`, and every other write
         // follows an arrival): a next cluster of the same CTAs' buffers needs no reset.
@@ -222,24 +218,6 @@ impl ClusterState {
             }
         }
         true
-    }
-
-    /// CTA `rank` was stopped before it ended: its threads neither run nor arrive any more,
-    /// so a barrier phase that needs them never completes. The cluster's other CTAs run on
-    /// until they wait for it (then [`Self::note_turn`] finds the cluster stuck, and
-    /// [`Self::sibling_stopped`] tells the scheduler to end them without a deadlock report:
-    /// the fault that stopped it is the launch's report; on a GPU a trap or fault ends the
-    /// whole grid).
-    pub(super) fn note_stopped(&self, rank: usize) {
-        self.stopped.store(true, Ordering::Relaxed);
-        if let Some(r) = self.running.get(rank) {
-            r.store(0, Ordering::Relaxed);
-        }
-    }
-
-    /// Whether a CTA of the cluster was stopped before it ended ([`Self::note_stopped`]).
-    pub(super) fn sibling_stopped(&self) -> bool {
-        self.stopped.load(Ordering::Relaxed)
     }
 
     /// After a turn of CTA `rank` (warp states `states`): note which of its threads exited

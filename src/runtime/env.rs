@@ -48,8 +48,8 @@ pub struct CtaEnv {
     pub nsymbols: u64,
     /// Non-zero: stop as soon as possible (a fault anywhere in the launch, or a timeout).
     /// This CTA's stop flag (non-zero: return as soon as possible), raised by its own fault,
-    /// a fault in a CTA with a lower linear index, a time limit or a deadlock
-    /// ([`AbortControl`]).
+    /// a fault in a CTA earlier in launch order ([`CtaEnv::cta_order`]), a time limit or a
+    /// deadlock ([`AbortControl`]).
     pub abort: *const AtomicU32,
     /// The launch's stop flags, which a fault raises for the CTAs after the faulting one.
     pub control: *const AbortControl,
@@ -401,13 +401,31 @@ pub fn terminator_fault_index(n_insts: usize, b: crate::ir::Block) -> u32 {
     (n_insts + b.index()) as u32
 }
 
+/// The index in launch order of CTA `ctaid` of a grid of `nctaid` CTAs in clusters of
+/// `cluster_dims` CTAs ([`CtaEnv::cta_order`]).
+pub fn cta_order(ctaid: [u32; 3], nctaid: [u32; 3], cluster_dims: [u32; 3]) -> u64 {
+    let [x, y, z] = ctaid.map(u64::from);
+    let [gx, gy, _] = nctaid.map(u64::from);
+    let [dx, dy, dz] = cluster_dims.map(|d| u64::from(d.max(1)));
+    let (ngx, ngy) = ((gx / dx).max(1), (gy / dy).max(1));
+    let k = ((z / dz) * ngy + y / dy) * ngx + x / dx;
+    let rank = ((z % dz) * dy + y % dy) * dx + x % dx;
+    k * (dx * dy * dz) + rank
+}
+
 /// The stop flags of a launch. A fault ends a launch (PTX's faults are fatal to the grid), and
-/// ptxjit reports the fault of the lowest CTA (linear index) that faults: so that the report
-/// does not depend on how CTAs happened to be spread over host threads, a fault stops only
-/// its own CTA and the CTAs after it; CTAs before it run on until they end or fault
-/// themselves. A barrier or mbarrier deadlock stops CTAs the same way (the lowest deadlocked
-/// CTA is reported); time limits, cluster and grid-wide deadlocks stop everything. A failed
-/// `assert` stops nothing but its thread (see [`CtaEnv::assert_failed`]).
+/// ptxjit reports the fault of the lowest CTA (in launch order, [`CtaEnv::cta_order`]: the
+/// linear index but in a grid of clusters not along x) that faults: so that the report does
+/// not depend on how CTAs happened to be spread over host threads, a fault stops only its own
+/// CTA and the CTAs after it; CTAs before it run on until they end or fault themselves. A
+/// cluster is the exception: its CTAs are co-scheduled and may wait for each other (a
+/// cluster barrier, an mbarrier completed by another CTA's `st.async`), so when one of its
+/// CTAs is stopped the cluster scheduler stops all of them, lower ranks included (a GPU ends
+/// the whole grid; launch order keeps each cluster a run of consecutive indices, so no
+/// cluster is partly stopped by a fault in another). A barrier or mbarrier deadlock stops
+/// CTAs the same way (the lowest deadlocked CTA is reported); time limits, cluster and
+/// grid-wide deadlocks stop everything. A failed `assert` stops nothing but its thread (see
+/// [`CtaEnv::assert_failed`]).
 #[derive(Debug)]
 pub struct AbortControl {
     /// Linear index of the lowest CTA that has faulted (`u64::MAX`: none yet).
@@ -576,8 +594,8 @@ struct SinkState {
 pub const ASSERT_LINES_MAX: usize = 1024;
 
 impl FaultSink {
-    /// Record a fault of thread `thread` (linear index in its CTA) of CTA `cta` (linear index
-    /// in the grid).
+    /// Record a fault of thread `thread` (linear index in its CTA) of CTA `cta` (index in
+    /// launch order, [`CtaEnv::cta_order`]).
     pub fn record(&self, r: FaultRecord, cta: u64, thread: u32) {
         self.record_inner(r, cta, thread, true);
     }
@@ -812,18 +830,24 @@ impl CtaEnv {
         self.fault(lane, inst, kind, space, addr, size, write);
     }
 
-    /// The linear index of this CTA in the grid and of `lane`'s thread in the CTA.
+    /// The index of this CTA in launch order ([`Self::cta_order`]) and the linear index of
+    /// `lane`'s thread in the CTA.
     pub fn linear_ids(&self, lane: u32) -> (u64, u32) {
-        let [x, y, z] = self.ctaid;
-        let [gx, gy, _] = self.nctaid;
-        let linear = (z as u64 * gy as u64 + y as u64) * gx as u64 + x as u64;
-        (linear, self.warp * 32 + lane)
+        (self.cta_order(), self.warp * 32 + lane)
+    }
+
+    /// The index of this CTA in launch order, which orders faults, deadlocks and findings
+    /// ([`AbortControl`]): clusters in linear order of their cluster index (`%clusterid`),
+    /// and in each cluster its CTAs in order of `%cluster_ctarank` (`k * size + rank`, as the
+    /// cluster scheduler numbers them). Without clusters (`cluster_dims` `[1, 1, 1]`), and
+    /// wherever every cluster is a run of consecutive CTAs (clusters along x only, or as wide
+    /// as the grid), this is the CTA's linear index in the grid (`ctaid.x` fastest).
+    pub fn cta_order(&self) -> u64 {
+        cta_order(self.ctaid, self.nctaid, self.cluster_dims)
     }
 
     fn record(&self, r: FaultRecord) {
-        let [x, y, z] = self.ctaid;
-        let [gx, gy, _] = self.nctaid;
-        let linear = (z as u64 * gy as u64 + y as u64) * gx as u64 + x as u64;
+        let linear = self.cta_order();
         let [tx, ty, tz] = r.tid;
         let [nx, ny, _] = self.ntid;
         let thread = (tz * ny + ty) * nx + tx;
@@ -1423,6 +1447,33 @@ mod tests {
             write: false,
             detail: None,
         }
+    }
+
+    /// Launch order: without clusters and with clusters along x, the linear CTA index; with
+    /// 1x2 clusters in a 2x2 grid (`%clusterid.x` = `%ctaid.x`, `%cluster_ctarank` =
+    /// `%ctaid.y`, PTX ISA §10.14-10.19), cluster (0,0,0) is CTAs (0,0,0) and (0,1,0), then
+    /// cluster (1,0,0); 2x1x2 clusters in a 4x1x2 grid likewise.
+    #[test]
+    fn cta_order_keeps_clusters_whole() {
+        let all = |g: [u32; 3], c: [u32; 3]| {
+            let mut v = vec![];
+            for z in 0..g[2] {
+                for y in 0..g[1] {
+                    for x in 0..g[0] {
+                        v.push(cta_order([x, y, z], g, c));
+                    }
+                }
+            }
+            v
+        };
+        // CTAs in linear order (x fastest).
+        assert_eq!(all([3, 2, 2], [1, 1, 1]), (0..12).collect::<Vec<_>>());
+        assert_eq!(all([4, 2, 1], [2, 1, 1]), (0..8).collect::<Vec<_>>());
+        assert_eq!(all([2, 4, 1], [2, 2, 1]), (0..8).collect::<Vec<_>>());
+        // (0,0) (1,0) (0,1) (1,1): ranks 0 and 1 of cluster 0 are (0,0) and (0,1).
+        assert_eq!(all([2, 2, 1], [1, 2, 1]), vec![0, 2, 1, 3]);
+        // 4x1x2 in 2x1x2 clusters: cluster 0 is x 0-1, z 0-1 (ranks x + 2z), cluster 1 x 2-3.
+        assert_eq!(all([4, 1, 2], [2, 1, 2]), vec![0, 1, 4, 5, 2, 3, 6, 7]);
     }
 
     /// The sink reports the lowest CTA's lowest thread's first fault, and counts the threads

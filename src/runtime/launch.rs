@@ -1290,21 +1290,31 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 state.reset(&ptrs, &races, &inits, threads as u32);
                 let mut started = vec![false; bufs.len()];
                 let mut finished = vec![false; bufs.len()];
-                while !finished.iter().all(|&f| f) && !control.stopped_all() && !past_deadline() {
+                // Whether a CTA of the cluster was stopped (a fault in it or before it in
+                // launch order, a deadlock, the launch's stop): then none of its CTAs runs
+                // again, lower ranks included, since one may wait for the stopped CTA (an
+                // mbarrier it completes, the cluster barrier) and would otherwise spin until
+                // the time limit. The CTAs of a cluster are co-scheduled and a GPU ends the
+                // whole grid at a fault; which CTAs stop depends only on this cluster's turns
+                // (one host thread runs them in a fixed order), so the report does not depend
+                // on the spread of clusters over workers (`AbortControl`).
+                let mut cluster_stopped = false;
+                while !finished.iter().all(|&f| f)
+                    && !cluster_stopped
+                    && !control.stopped_all()
+                    && !past_deadline()
+                {
                     for (r, b) in bufs.iter_mut().enumerate() {
                         if finished[r] {
                             continue;
                         }
                         let c = cta_of(k, r as u64);
-                        let Some(flag) = control.begin(slot, c) else {
-                            if started[r] {
-                                waiting_at_stop(c, &mut b.states);
-                            } else {
-                                not_started_at_stop(c);
-                            }
-                            finished[r] = true;
-                            state.note_stopped(r);
-                            continue;
+                        // The CTA's index in launch order (`CtaEnv::cta_order`), which orders
+                        // faults and stops CTAs.
+                        let order = k * csize + r as u64;
+                        let Some(flag) = control.begin(slot, order) else {
+                            cluster_stopped = true;
+                            break;
                         };
                         let CtaBuffers {
                             shared,
@@ -1335,16 +1345,18 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                             start_cta(engine, &state_init, states);
                             started[r] = true;
                         }
-                        let (n, done) = run_cta(engine, &mut env, c, &grid, states, true);
-                        if flag.load(Ordering::SeqCst) != 0 {
-                            // Stopped by a fault (its own or an earlier CTA's) or the
-                            // launch's stop: its cluster's barrier cannot complete any more.
-                            state.note_stopped(r);
-                        }
+                        let (n, done) = run_cta(engine, &mut env, order, &grid, states, true);
+                        let stopped = flag.load(Ordering::SeqCst) != 0;
                         control.end(slot);
                         my_runs += n;
                         ran = true;
                         finished[r] = done;
+                        if stopped {
+                            // Stopped by a fault (its own or an earlier CTA's), a deadlock or
+                            // the launch's stop.
+                            cluster_stopped = true;
+                            break;
+                        }
                     }
                 }
                 for (r, b) in bufs.iter_mut().enumerate() {
@@ -1886,11 +1898,6 @@ fn run_cta(
         let round = complete_barriers(layout, states, check.as_ref(), race);
         if let Some(c) = env.cluster_state().filter(|c| c.used()) {
             if c.note_turn(env.cluster_rank(), layout, states) {
-                if c.sibling_stopped() {
-                    // Stuck only because a CTA of the cluster was stopped by a fault: that
-                    // fault is the report; this CTA can never go on.
-                    return (runs, true);
-                }
                 let text = format!(
                     "deadlock at the cluster barrier: threads of the cluster of CTA ({}, {}, {}) \
                      wait at barrier.cluster.wait, and every other thread of the cluster has \
