@@ -233,7 +233,10 @@ fn module(index: usize) -> Result<u64, Fail> {
         return Ok(m);
     }
     if let Some((code, why)) = failed {
-        return Err(Fail::new(code, format!("fatbin {index} did not load: {why}")));
+        return Err(Fail::new(
+            code,
+            format!("fatbin {index} did not load: {why}"),
+        ));
     }
     let mut m = 0u64;
     // The driver reads the wrapper: the PTX of its fatbin for the device or, for a

@@ -1339,31 +1339,46 @@ fn cuda_cpp_programs_check_themselves_on_both_engines() {
     }
 }
 
-/// A new user's pipeline (cudart/tests/programs/occupancy_symbols_half_streams.cu): block
+/// A new user's programs (cudart/tests/programs): occupancy_symbols_half_streams (block
 /// sizes from the occupancy calculator with shared memory a function of the block size,
 /// `__constant__` and `__device__` symbols written, read and addressed, `cg::reduce`,
 /// `__half2` arithmetic, prioritised streams with an event and a host function, managed
-/// memory prefetched to the device and back; each result checked against the host's. Its
-/// device `printf` line is on stdout, formatted as C formats it, and stderr is empty.
+/// memory prefetched to the device and back) and intrinsics_pitch_heap (integer intrinsics
+/// against the host's definitions, CAS and 64-bit atomics, warp votes and
+/// `__reduce_add_sync`, the device heap, pitched 2D copies and memsets on a stream,
+/// `cudaLaunchKernelEx`); each result checked against the host's. The device `printf` line
+/// of each is on stdout, formatted as C formats it, and stderr is empty.
 #[test]
-fn a_new_users_pipeline_checks_itself_on_both_engines() {
+fn a_new_users_programs_check_themselves_on_both_engines() {
     let Some((nvcc, libs)) = toolchain() else {
         return;
     };
-    let name = "occupancy_symbols_half_streams";
-    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/programs/{name}.cu"));
-    let app = build_shared(&nvcc, name, &src, &["-lineinfo"]);
-    for engine in ["jit", "interp"] {
-        let (stdout, stderr) = run_with_output(&app, &libs, engine, &[], &[]);
-        assert!(stderr.is_empty(), "{engine}: {stderr}");
-        assert_eq!(
-            stdout
-                .lines()
-                .filter(|l| l.starts_with("managed_step"))
-                .collect::<Vec<_>>(),
-            ["managed_step tag=5 n=4096 first=5 hex=0xff  2.50|ok |"],
-            "{engine}: {stdout}"
-        );
+    for (name, line) in [
+        (
+            "occupancy_symbols_half_streams",
+            "managed_step tag=5 n=4096 first=5 hex=0xff  2.50|ok |",
+        ),
+        (
+            "intrinsics_pitch_heap",
+            "heap i=0 s=0 big=18446744073709551615 e=1.234568e+04 g=0.0001",
+        ),
+    ] {
+        let src =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/programs/{name}.cu"));
+        let app = build_shared(&nvcc, name, &src, &["-lineinfo"]);
+        let tag = line.split(' ').next().unwrap_or(line);
+        for engine in ["jit", "interp"] {
+            let (stdout, stderr) = run_with_output(&app, &libs, engine, &[], &[]);
+            assert!(stderr.is_empty(), "{name} ({engine}): {stderr}");
+            assert_eq!(
+                stdout
+                    .lines()
+                    .filter(|l| l.starts_with(tag))
+                    .collect::<Vec<_>>(),
+                [line],
+                "{name} ({engine}): {stdout}"
+            );
+        }
     }
 }
 
