@@ -115,7 +115,12 @@ fn error_cases_exit_2_with_their_message() {
         let o = ptxjit(&args);
         let err = text(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{path}: stderr:\n{err}");
-        assert!(err.starts_with("error: "), "{path}: {err}");
+        // The lines of failed device asserts come first on stderr, as CUDA prints them.
+        let first = err.lines().find(|l| !l.contains(" Assertion `"));
+        assert!(
+            first.is_some_and(|l| l.starts_with("error: ")),
+            "{path}: {err}"
+        );
         assert!(
             err.contains(&want.contains),
             "{path}: want '{}' in:\n{err}",

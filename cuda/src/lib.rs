@@ -21,7 +21,8 @@
 //! `PTXJIT_ENGINE=jit|interp`, `PTXJIT_TOOL=memcheck|initcheck` (see [`sanitizer`]), `PTXJIT_MEMCHECK=1`
 //! (memcheck's checks without the exit-time report), `PTXJIT_LEAK_CHECK=full` (memcheck's leak
 //! check), `PTXJIT_REPORT_API_ERRORS=all|explicit|no` (which failed API calls a tool reports), `PTXJIT_INTERRUPT=1` (Ctrl-C reports where a launch's warps were: [`interrupt`]),
-//! `PTXJIT_TIMEOUT=SECONDS`,
+//! `PTXJIT_TIMEOUT=SECONDS`, `PTXJIT_ASSERT_GRACE=SECONDS` (how long a launch runs on after a
+//! failed device `assert`; default 1),
 //! `PTXJIT_TRACE=1` (one line per driver call with its result on stderr), `PTXJIT_CC=8.0`
 //! (the compute capability reported), `PTXJIT_DRIVER_VERSION=13050` (the version reported; 13050 by default).
 

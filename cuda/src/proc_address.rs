@@ -233,6 +233,13 @@ pub struct PtxjitExports {
     /// the runtime passes on unchanged, whose message the report keeps. Called only under a
     /// tool.
     pub runtime_call_reason: unsafe extern "C" fn(*const u8, usize),
+    /// `(buf, cap) -> len`: the message of the driver call that failed inside the runtime
+    /// call in progress on this thread (`cuModuleLoadData returned CUDA_ERROR_…: why`), the
+    /// detail a tool's report of the runtime call gives: its first `cap` bytes of UTF-8 are
+    /// copied to `buf` (not NUL-terminated) and its whole length returned; 0 when there is
+    /// none (no tool runs, or no driver call failed). The runtime keeps it for a failure it
+    /// answers again later (a fatbin that did not load) ([`crate::sanitizer::runtime_call_detail`]).
+    pub runtime_call_detail: unsafe extern "C" fn(*mut u8, usize) -> usize,
 }
 
 /// The longest label [`PtxjitExports::set_allocation_label`] takes, in bytes.
@@ -270,6 +277,7 @@ static PTXJIT_EXPORTS: PtxjitExports = PtxjitExports {
     runtime_call_begin: crate::sanitizer::runtime_call_begin,
     runtime_call_end: crate::sanitizer::runtime_call_end,
     runtime_call_reason: crate::sanitizer::runtime_call_reason,
+    runtime_call_detail: crate::sanitizer::runtime_call_detail,
 };
 
 /// `cuGetExportTable` (undocumented: the CUDA runtime and NVIDIA's libraries fetch private

@@ -287,6 +287,24 @@ pub unsafe extern "C" fn runtime_call_reason(reason: *const u8, len: usize) {
     });
 }
 
+/// `PtxjitExports::runtime_call_detail`: the message of the driver call that failed inside
+/// the runtime call in progress on this thread (or the runtime's own reason given so far),
+/// its first `cap` bytes copied to `buf` (null: none copied); returns its length in bytes, 0
+/// when there is none. Nothing here unwinds.
+pub unsafe extern "C" fn runtime_call_detail(buf: *mut u8, cap: usize) -> usize {
+    let detail = CALLS
+        .try_with(|c| c.borrow().detail.clone())
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    if !buf.is_null() {
+        let n = detail.len().min(cap);
+        // SAFETY: `buf` holds `cap` bytes by the caller's promise, and `n` <= `cap`.
+        unsafe { std::ptr::copy_nonoverlapping(detail.as_ptr(), buf, n) };
+    }
+    detail.len()
+}
+
 /// `PtxjitExports::runtime_call_end`: ptxjit's runtime leaves API function `name` (`len`
 /// bytes of UTF-8, not NUL-terminated) with `code`, a `cudaError_t` named `code_name`
 /// (`cudaErrorInvalidValue`) and described by `description` (`cudaGetErrorString`'s text;

@@ -429,15 +429,18 @@ pub fn init() -> DrvResult {
 extern "C" {
     /// C's standard output stream (glibc and musl name it so).
     static mut stdout: *mut libc::FILE;
+    /// C's standard error stream.
+    static mut stderr: *mut libc::FILE;
 }
 
-/// Writes `text` to the program's standard output through C's `stdout` stream and flushes it,
-/// so device printf text keeps its order with the program's own `printf` output.
-fn write_stdout(text: &str) {
-    // SAFETY: `stdout` is C's standard output stream, valid for the life of the process;
-    // `fwrite`/`fflush` lock it and read `text.len()` bytes of `text`.
+/// Writes `text` to the program's standard output (`to_stderr`: standard error) through C's
+/// `stdout` (`stderr`) stream and flushes it, so device text keeps its order with the
+/// program's own output on that stream.
+fn write_c_stream(text: &str, to_stderr: bool) {
+    // SAFETY: `stdout` and `stderr` are C's standard streams, valid for the life of the
+    // process; `fwrite`/`fflush` lock them and read `text.len()` bytes of `text`.
     unsafe {
-        let out = stdout;
+        let out = if to_stderr { stderr } else { stdout };
         libc::fwrite(text.as_ptr().cast(), 1, text.len(), out);
         libc::fflush(out);
     }
@@ -587,16 +590,20 @@ pub fn current_context() -> Option<u64> {
 }
 
 impl Driver {
-    /// Writes the device `printf` (and failed-`assert`) text of the launches since the last
-    /// flush to the program's standard output. CUDA flushes its printf buffer at the start of
+    /// Writes the device `printf` text of the launches since the last flush to the program's
+    /// standard output, and the lines of failed device `assert`s to its standard error (CUDA
+    /// C++ Programming Guide, "Assertion"), in the order the launches wrote them. CUDA flushes its printf buffer at the start of
     /// a kernel launch, at synchronisation (`cuCtxSynchronize`, `cuStreamSynchronize`,
     /// `cuEventSynchronize`), at blocking memory copies and memsets, at module load and
     /// unload and at context destruction (CUDA C++ Programming Guide, "Formatted Output");
     /// the driver calls this at each of them, and at process exit.
     pub fn flush_printf(&mut self) {
-        let text = self.host.take_printf_output();
-        if !text.is_empty() {
-            write_stdout(&text);
+        for (stream, text) in self.host.take_printf_streams() {
+            let to_stderr = match stream {
+                ptxjit::host::DeviceStream::Printf => false,
+                ptxjit::host::DeviceStream::Assert => true,
+            };
+            write_c_stream(&text, to_stderr);
         }
     }
 

@@ -318,6 +318,7 @@ struct PtxjitExports {
     runtime_call_begin: unsafe extern "C" fn(),
     runtime_call_end: unsafe extern "C" fn(*const u8, usize, u32, *const c_char, *const c_char),
     runtime_call_reason: unsafe extern "C" fn(*const u8, usize),
+    runtime_call_detail: unsafe extern "C" fn(*mut u8, usize) -> usize,
 }
 
 /// The size of the table's first version, which has only `set_allocation_label`.
@@ -326,6 +327,10 @@ const PTXJIT_EXPORTS_V1_SIZE: usize = 2 * std::mem::size_of::<usize>();
 /// The size of the table's second version, up to `runtime_call_end`: what the runtime-call
 /// functions need ([`call_exports`]); `runtime_call_reason` came after it.
 const PTXJIT_EXPORTS_V2_SIZE: usize = 4 * std::mem::size_of::<usize>();
+
+/// The size of the table's third version, up to `runtime_call_reason`;
+/// `runtime_call_detail` came after it.
+const PTXJIT_EXPORTS_V3_SIZE: usize = 5 * std::mem::size_of::<usize>();
 
 /// ptxjit's export table, when the loaded driver is ptxjit's (NVIDIA's has none).
 fn ptxjit_exports() -> Option<&'static PtxjitExports> {
@@ -382,11 +387,32 @@ pub fn tool_reports() -> bool {
 /// as its reason. Nothing without a tool or with a driver whose table lacks the function.
 pub fn runtime_call_reason(reason: &str) {
     if let Some(t) = tool_exports() {
-        if t.size >= std::mem::size_of::<PtxjitExports>() {
+        if t.size >= PTXJIT_EXPORTS_V3_SIZE {
             // SAFETY: the table has the field (its size says so); `reason` is `len` bytes.
             unsafe { (t.runtime_call_reason)(reason.as_ptr(), reason.len()) };
         }
     }
+}
+
+/// Under a tool, the message of the driver call that failed inside the runtime call in
+/// progress (`cuModuleLoadData returned CUDA_ERROR_INVALID_PTX: …`), for a failure the
+/// runtime answers again later without calling the driver; `None` without a tool, without
+/// one, or with a driver whose table lacks the function.
+pub fn runtime_call_detail() -> Option<String> {
+    let t = tool_exports()?;
+    if t.size < std::mem::size_of::<PtxjitExports>() {
+        return None;
+    }
+    // SAFETY: the table has the field (its size says so); a null buffer copies nothing.
+    let len = unsafe { (t.runtime_call_detail)(std::ptr::null_mut(), 0) };
+    if len == 0 {
+        return None;
+    }
+    let mut buf = vec![0u8; len];
+    // SAFETY: `buf` holds `len` bytes.
+    let n = unsafe { (t.runtime_call_detail)(buf.as_mut_ptr(), len) };
+    buf.truncate(n.min(len));
+    String::from_utf8(buf).ok()
 }
 
 /// Tells ptxjit's driver that a runtime API function begins, so that the driver calls made

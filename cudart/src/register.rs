@@ -19,8 +19,9 @@ use std::sync::{Mutex, MutexGuard};
 struct Fatbin {
     wrapper: usize,
     module: Option<u64>,
-    /// The load failed (the error is answered again at each use, without a second message).
-    failed: Option<cudaError_t>,
+    /// The load failed: its code and why (what failed and where, as the driver said it
+    /// under a tool), answered again at each use without a second load.
+    failed: Option<(cudaError_t, String)>,
 }
 
 /// A registered kernel or variable: its fatbin and its name in the PTX.
@@ -221,7 +222,7 @@ fn module(index: usize) -> Result<u64, Fail> {
     let Some((wrapper, loaded, failed)) = with(|r| {
         r.fatbins
             .get(index)
-            .map(|f| (f.wrapper, f.module, f.failed))
+            .map(|f| (f.wrapper, f.module, f.failed.clone()))
     }) else {
         return Err(Fail::new(
             cudaErrorInvalidResourceHandle,
@@ -231,8 +232,11 @@ fn module(index: usize) -> Result<u64, Fail> {
     if let Some(m) = loaded {
         return Ok(m);
     }
-    if let Some(code) = failed {
-        return Err(Fail::new(code, format!("fatbin {index} did not load")));
+    if let Some((code, why)) = failed {
+        return Err(Fail::new(
+            code,
+            format!("fatbin {index} did not load: {why}"),
+        ));
     }
     let mut m = 0u64;
     // The driver reads the wrapper: the PTX of its fatbin for the device or, for a
@@ -240,7 +244,10 @@ fn module(index: usize) -> Result<u64, Fail> {
     // why an image without PTX does not load (once per process).
     let loaded = cu!(cuModuleLoadData(&mut m, wrapper as *const c_void));
     if let Err(e) = loaded {
-        with(|r| r.fatbins[index].failed = Some(e.code));
+        // The driver's message names the image and where its PTX failed (kept from the
+        // tool's detail of this call; without a tool, the driver printed it once).
+        let why = crate::driver::runtime_call_detail().unwrap_or_else(|| e.message.clone());
+        with(|r| r.fatbins[index].failed = Some((e.code, why)));
         return Err(e);
     }
     let managed: Vec<(usize, CString)> = with(|r| {

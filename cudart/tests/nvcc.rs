@@ -1339,6 +1339,49 @@ fn cuda_cpp_programs_check_themselves_on_both_engines() {
     }
 }
 
+/// A new user's programs (cudart/tests/programs): occupancy_symbols_half_streams (block
+/// sizes from the occupancy calculator with shared memory a function of the block size,
+/// `__constant__` and `__device__` symbols written, read and addressed, `cg::reduce`,
+/// `__half2` arithmetic, prioritised streams with an event and a host function, managed
+/// memory prefetched to the device and back) and intrinsics_pitch_heap (integer intrinsics
+/// against the host's definitions, CAS and 64-bit atomics, warp votes and
+/// `__reduce_add_sync`, the device heap, pitched 2D copies and memsets on a stream,
+/// `cudaLaunchKernelEx`); each result checked against the host's. The device `printf` line
+/// of each is on stdout, formatted as C formats it, and stderr is empty.
+#[test]
+fn a_new_users_programs_check_themselves_on_both_engines() {
+    let Some((nvcc, libs)) = toolchain() else {
+        return;
+    };
+    for (name, line) in [
+        (
+            "occupancy_symbols_half_streams",
+            "managed_step tag=5 n=4096 first=5 hex=0xff  2.50|ok |",
+        ),
+        (
+            "intrinsics_pitch_heap",
+            "heap i=0 s=0 big=18446744073709551615 e=1.234568e+04 g=0.0001",
+        ),
+    ] {
+        let src =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/programs/{name}.cu"));
+        let app = build_shared(&nvcc, name, &src, &["-lineinfo"]);
+        let tag = line.split(' ').next().unwrap_or(line);
+        for engine in ["jit", "interp"] {
+            let (stdout, stderr) = run_with_output(&app, &libs, engine, &[], &[]);
+            assert!(stderr.is_empty(), "{name} ({engine}): {stderr}");
+            assert_eq!(
+                stdout
+                    .lines()
+                    .filter(|l| l.starts_with(tag))
+                    .collect::<Vec<_>>(),
+                [line],
+                "{name} ({engine}): {stdout}"
+            );
+        }
+    }
+}
+
 /// CUDA C++ programs a Hopper programmer writes (cudart/tests/programs/hopper_*), built for
 /// `compute_90a` PTX and run with compute capability 9.0 reported (`PTXJIT_CC=9.0`) on both
 /// engines, each checking its results against the host's computation: a histogram in
@@ -1479,11 +1522,13 @@ fn run_with_output(
         .env("PTXJIT_ENGINE", engine)
         .env_remove("PTXJIT_TOOL")
         .env_remove("PTXJIT_TRACE")
+        .env_remove("PTXJIT_TIMEOUT")
+        .env_remove("PTXJIT_ASSERT_GRACE")
         .env_remove("PTXJIT_REPORT_API_ERRORS");
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let out = cmd.output().expect("run the program");
+    let out = output_within(cmd, 300);
     let (stdout, stderr) = (
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -1496,21 +1541,61 @@ fn run_with_output(
     (stdout, stderr)
 }
 
-/// The failed-assertion lines of `stdout`, each from the source line on (`8: void each(…`:
+/// Runs `cmd` to its end and gives its output, killing it (and failing) when it runs past
+/// `secs` seconds: a program that would hang fails its test rather than the test run.
+fn output_within(mut cmd: std::process::Command, secs: u64) -> std::process::Output {
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the program");
+    // Read both pipes on threads so a full pipe never stalls the program.
+    let mut out_pipe = child.stdout.take().expect("stdout pipe");
+    let mut err_pipe = child.stderr.take().expect("stderr pipe");
+    let out_reader = std::thread::spawn(move || {
+        let mut v = vec![];
+        let _ = std::io::Read::read_to_end(&mut out_pipe, &mut v);
+        v
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut v = vec![];
+        let _ = std::io::Read::read_to_end(&mut err_pipe, &mut v);
+        v
+    });
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait for the program") {
+            break s;
+        }
+        if std::time::Instant::now() > end {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{cmd:?} still ran after {secs} s: killed");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    std::process::Output {
+        status,
+        stdout: out_reader.join().unwrap_or_default(),
+        stderr: err_reader.join().unwrap_or_default(),
+    }
+}
+
+/// The failed-assertion lines of `text`, each from the source line on (`8: void each(…`:
 /// the path before it is where the test built the program).
-fn assertion_lines(stdout: &str) -> Vec<&str> {
-    stdout
-        .lines()
+fn assertion_lines(text: &str) -> Vec<&str> {
+    text.lines()
         .filter(|l| l.contains(" Assertion `"))
         .map(|l| l.split_once(".cu:").map_or(l, |(_, rest)| rest))
         .collect()
 }
 
-/// Each thread that fails a device assert prints CUDA's line for it (CUDA C++ Programming
-/// Guide, Assertion: "each thread for which expression is equal to zero prints a message"),
-/// in order of CTA and thread, on both engines; the threads that end at the assert do not
-/// hold up a `__syncthreads()` after it; the launch's note names the runtime's code and calls
-/// (the program used the runtime).
+/// Each thread that fails a device assert prints CUDA's line for it on stderr (CUDA C++
+/// Programming Guide, Assertion: "each thread for which expression is equal to zero prints a
+/// message to stderr"), in order of CTA and thread, on both engines, and none of them on
+/// stdout; the threads that end at the assert do not hold up a `__syncthreads()` after it;
+/// the launch's note names the runtime's code and calls (the program used the runtime).
 #[test]
 fn every_failing_assert_prints_in_order_and_the_note_uses_the_runtimes_words() {
     let Some((app, libs)) = built("asserts", ASSERTS, &["-lineinfo"]) else {
@@ -1532,10 +1617,11 @@ fn every_failing_assert_prints_in_order_and_the_note_uses_the_runtimes_words() {
     for engine in ["jit", "interp"] {
         let (stdout, stderr) = run_with_output(&app, &libs, engine, &["each"], &[]);
         assert_eq!(
-            assertion_lines(&stdout),
+            assertion_lines(&stderr),
             want,
             "{engine}: {stdout}\n{stderr}"
         );
+        assert!(assertion_lines(&stdout).is_empty(), "{engine}: {stdout}");
         assert!(
             stderr.contains("assertion failed: `v[i] >= 0` (")
                 && stderr.contains(
@@ -1555,7 +1641,7 @@ fn every_failing_assert_prints_in_order_and_the_note_uses_the_runtimes_words() {
 }
 
 /// A launch whose every odd thread fails its assertion prints the first 1024 lines (CTAs 0
-/// to 7, each with its 128 odd threads, in order) and says that it stops there.
+/// to 7, each with its 128 odd threads, in order) on stderr and says that it stops there.
 #[test]
 fn failing_asserts_print_at_most_1024_lines_per_launch() {
     let Some((app, libs)) = built("asserts_many", ASSERTS, &["-lineinfo"]) else {
@@ -1571,20 +1657,21 @@ fn failing_asserts_print_at_most_1024_lines_per_launch() {
         })
         .collect();
     for engine in ["jit", "interp"] {
-        let (stdout, _) = run_with_output(&app, &libs, engine, &["many"], &[]);
-        assert_eq!(assertion_lines(&stdout), want, "{engine}");
+        let (_, stderr) = run_with_output(&app, &libs, engine, &["many"], &[]);
+        assert_eq!(assertion_lines(&stderr), want, "{engine}");
         assert!(
-            stdout.contains("ptxjit: at most 1024 failed-assertion lines are printed per launch"),
-            "{engine}: {stdout}"
+            stderr.contains("ptxjit: at most 1024 failed-assertion lines are printed per launch"),
+            "{engine}: {stderr}"
         );
     }
 }
 
 /// Threads that wait for one that a failed assertion ended are not the launch's error, the
 /// assertion is (on a GPU its trap ends the grid): a cooperative grid whose CTA 1 fails it in
-/// its first warp before `grid.sync()` (a grid-wide deadlock here) and, under a time limit,
-/// a thread spinning on a flag the failing thread would have set both give
-/// `cudaErrorAssert`, with CUDA's line for each failing thread.
+/// its first warp before `grid.sync()` (a grid-wide deadlock here) and a thread spinning on a
+/// flag the failing thread would have set both give `cudaErrorAssert`, with CUDA's line for
+/// each failing thread. The spin ends once the assertion's grace has passed
+/// (`PTXJIT_ASSERT_GRACE`), with no time limit set.
 #[test]
 fn threads_left_waiting_by_a_failed_assert_do_not_hide_it() {
     let Some((app, libs)) = built("asserts_waiting", ASSERTS, &["-lineinfo"]) else {
@@ -1600,20 +1687,68 @@ fn threads_left_waiting_by_a_failed_assert_do_not_hide_it() {
         .collect();
     for engine in ["jit", "interp"] {
         let (stdout, stderr) = run_with_output(&app, &libs, engine, &["synced"], &[]);
-        assert_eq!(assertion_lines(&stdout), want, "{engine}: {stderr}");
+        assert_eq!(assertion_lines(&stderr), want, "{engine}: {stdout}");
         assert!(!stderr.contains("deadlock"), "{engine}: {stderr}");
-        let (stdout, stderr) =
-            run_with_output(&app, &libs, engine, &["spin"], &[("PTXJIT_TIMEOUT", "1")]);
+        let (_, stderr) = run_with_output(
+            &app,
+            &libs,
+            engine,
+            &["spin"],
+            &[("PTXJIT_ASSERT_GRACE", "0.2")],
+        );
         assert_eq!(
-            assertion_lines(&stdout),
+            assertion_lines(&stderr),
             ["23: void spin(int *): block: [0,0,0], thread: [0,0,0] Assertion `flag[1] == 1` failed."],
             "{engine}: {stderr}"
         );
         assert!(
-            stderr.contains("cudaErrorAssert (710)"),
+            stderr.contains("cudaErrorAssert (710)") && !stderr.contains("imeout"),
             "{engine}: {stderr}"
         );
     }
+}
+
+/// A kernel whose PTX does not load (an instruction ptxjit does not know, passed through by
+/// nvcc's inline `asm`), launched twice: each launch fails, and the second's error, which
+/// the runtime answers without loading the fatbin again, names what failed and where as
+/// the first does.
+const BAD_LOAD: &str = r#"#include <cstdio>
+__global__ void bad(int* p) { asm volatile("frobnicate.b32;"); p[0] = 1; }
+int main() {
+  int* d;
+  if (cudaMalloc(&d, 4) != cudaSuccess) return 1;
+  for (int k = 0; k < 2; k++) {
+    bad<<<1, 1>>>(d);
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess) { std::printf("launch %d: no error\n", k); return 1; }
+  }
+  std::printf("PASS\n");
+  return 0;
+}
+"#;
+
+/// Under memcheck, every launch of a kernel whose fatbin failed to load reports why (the
+/// driver call that failed and the PTX line:column), the later ones too.
+#[test]
+fn a_failed_load_says_why_at_each_launch_under_memcheck() {
+    let Some((app, libs)) = built("bad_load", BAD_LOAD, &[]) else {
+        return;
+    };
+    let (_, stdout, err) = under_memcheck(&app, &libs, None);
+    assert!(stdout.contains("PASS"), "{stdout}\n{err}");
+    let reports: Vec<&str> = err
+        .split("========= Program hit ")
+        .skip(1)
+        .filter(|r| r.contains("on CUDA API call to cudaLaunchKernel."))
+        .collect();
+    assert_eq!(reports.len(), 2, "{err}");
+    for r in &reports {
+        assert!(
+            r.contains("cuModuleLoadData returned ") && r.contains("frobnicate"),
+            "{r}\nin:\n{err}"
+        );
+    }
+    assert!(reports[1].contains("did not load: "), "{err}");
 }
 
 /// Under memcheck, a launch the driver refuses inside a runtime call is reported under the

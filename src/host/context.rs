@@ -1986,6 +1986,13 @@ impl Context {
         self.printf.take_captured()
     }
 
+    /// [`take_printf_output`](Self::take_printf_output) as runs of one stream each, in the
+    /// order written: `printf` text, which CUDA writes to standard output, and failed-assert
+    /// lines, which it writes to standard error.
+    pub fn take_printf_streams(&mut self) -> Vec<(crate::host::DeviceStream, String)> {
+        self.printf.take_captured_streams()
+    }
+
     /// Describe a launch of `kernel` with typed arguments, then run it with
     /// [`LaunchBuilder::launch`] (see [`LaunchBuilder`]).
     pub fn launch_builder<'a>(&'a mut self, kernel: &'a Kernel) -> LaunchBuilder<'a> {

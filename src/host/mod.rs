@@ -33,7 +33,7 @@ pub mod tool;
 
 pub use crate::runtime::launch::LaunchDims;
 pub use crate::runtime::memory::DevicePtr;
-pub use crate::runtime::printf::PrintfSink;
+pub use crate::runtime::printf::{DeviceStream, PrintfSink};
 pub use crate::runtime::shuffle::Schedule;
 pub use buffer::{ArenaId, DeviceBuffer, MemoryView};
 pub use context::{

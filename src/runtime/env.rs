@@ -435,6 +435,9 @@ pub struct AbortControl {
     /// Per host worker: the linear index of the CTA it runs (`u64::MAX`: none) and that CTA's
     /// stop flag (what [`CtaEnv::abort`] points to).
     slots: Vec<WorkerSlot>,
+    /// Whether the launch was handed to the assertion grace watcher ([`assert_grace`]),
+    /// which must forget it before it is dropped.
+    grace_watched: std::sync::atomic::AtomicBool,
 }
 
 /// One worker's slot, alone in its cache lines: compiled code reads the stop flag at every
@@ -458,6 +461,7 @@ impl AbortControl {
                     )
                 })
                 .collect(),
+            grace_watched: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -557,6 +561,107 @@ impl AbortControl {
     }
 }
 
+impl Drop for AbortControl {
+    fn drop(&mut self) {
+        if self.grace_watched.load(Ordering::SeqCst) {
+            let me = self as *const AbortControl as usize;
+            grace_list().retain(|&(c, _)| c != me);
+        }
+    }
+}
+
+/// How long a launch runs on after its first failed device `assert` unless
+/// `PTXJIT_ASSERT_GRACE` says otherwise ([`assert_grace`]).
+pub const ASSERT_GRACE_DEFAULT: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// How long a launch runs on after its first failed device `assert` before every CTA still
+/// running is stopped: `PTXJIT_ASSERT_GRACE` in seconds (a decimal number, 0 or more), else
+/// [`ASSERT_GRACE_DEFAULT`]; a value that is not one is reported once on stderr and the
+/// default used. Read once per process.
+///
+/// On a GPU the failing thread's trap ends the whole grid (CUDA C++ Programming Guide,
+/// "Assertion": it "stops the kernel execution"), while other threads that reached their own
+/// failing `assert` by then print their lines. Here the failing thread ends and the launch runs
+/// on so that those threads print theirs too; threads that wait for the ended one (a spin on a
+/// flag it would have set, a barrier it never reaches) would otherwise wait forever. After the
+/// grace the launch ends with the assertion as its error (`cudaErrorAssert`), the lines of the
+/// threads that failed an assertion by then printed.
+pub fn assert_grace() -> std::time::Duration {
+    static GRACE: std::sync::OnceLock<std::time::Duration> = std::sync::OnceLock::new();
+    *GRACE.get_or_init(|| match std::env::var("PTXJIT_ASSERT_GRACE") {
+        Err(_) => ASSERT_GRACE_DEFAULT,
+        Ok(v) => match v.trim().parse::<f64>() {
+            Ok(s) if (0.0..1e9).contains(&s) => std::time::Duration::from_secs_f64(s),
+            _ => {
+                eprintln!(
+                    "ptxjit: PTXJIT_ASSERT_GRACE={v} is not a number of seconds (0 or more); \
+                     using {} s",
+                    ASSERT_GRACE_DEFAULT.as_secs_f64()
+                );
+                ASSERT_GRACE_DEFAULT
+            }
+        },
+    })
+}
+
+/// The launches with a failed assertion still running: (address of the launch's
+/// [`AbortControl`], when its grace ends). An entry is removed by the watcher when it stops
+/// the launch, or by the control's `Drop`, under this lock, so the watcher never touches a
+/// control that is gone.
+static GRACE_LIST: Mutex<Vec<(usize, std::time::Instant)>> = Mutex::new(vec![]);
+
+/// Wakes the grace watcher when a launch is added.
+static GRACE_WAKE: std::sync::Condvar = std::sync::Condvar::new();
+
+fn grace_list() -> std::sync::MutexGuard<'static, Vec<(usize, std::time::Instant)>> {
+    GRACE_LIST
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Hands the launch of `control` to the grace watcher (one thread for the process, started at
+/// the first failed assertion), which stops all its CTAs once [`assert_grace`] has passed.
+/// Without the thread (it could not be started) the launch runs on as before.
+fn watch_assert_grace(control: &AbortControl) {
+    static WATCHER: std::sync::Once = std::sync::Once::new();
+    WATCHER.call_once(|| {
+        let _ = std::thread::Builder::new()
+            .name("ptxjit-assert-grace".into())
+            .spawn(|| {
+                let mut list = grace_list();
+                loop {
+                    let now = std::time::Instant::now();
+                    list.retain(|&(c, at)| {
+                        if at > now {
+                            return true;
+                        }
+                        // SAFETY: a listed control is alive: its `Drop` removes it from the
+                        // list under this lock, and a launch's control does not move while
+                        // its CTAs run (they point to it), which is when it is listed.
+                        unsafe { (*(c as *const AbortControl)).stop_all() };
+                        false
+                    });
+                    let next = list.iter().map(|&(_, at)| at).min();
+                    list = match next {
+                        None => GRACE_WAKE
+                            .wait(list)
+                            .unwrap_or_else(std::sync::PoisonError::into_inner),
+                        Some(at) => {
+                            GRACE_WAKE
+                                .wait_timeout(list, at.saturating_duration_since(now))
+                                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                                .0
+                        }
+                    };
+                }
+            });
+    });
+    let at = std::time::Instant::now() + assert_grace();
+    control.grace_watched.store(true, Ordering::SeqCst);
+    grace_list().push((control as *const AbortControl as usize, at));
+    GRACE_WAKE.notify_all();
+}
+
 /// Collects faults from all workers; the first one (lowest CTA, then thread, in the order
 /// recorded) is reported. Recording sets the launch's abort flag.
 ///
@@ -634,29 +739,33 @@ impl FaultSink {
     }
 
     /// Record the failed assertion of thread `thread` of CTA `cta` (linear indices), `r` its
-    /// fault and `line` CUDA's message for it. Gives the linear index of the first CTA whose
-    /// lines can no longer be printed (the [`ASSERT_LINES_MAX`] kept are all before it), which
-    /// the caller stops, or `None`.
+    /// fault and `line` CUDA's message for it. Gives whether it is the launch's first failed
+    /// assertion, and the linear index of the first CTA whose lines can no longer be printed
+    /// (the [`ASSERT_LINES_MAX`] kept are all before it), which the caller stops, or `None`.
     pub fn record_assert(
         &self,
         r: FaultRecord,
         cta: u64,
         thread: u32,
         line: String,
-    ) -> Option<u64> {
+    ) -> (bool, Option<u64>) {
         self.record_inner(r, cta, thread, false);
-        let mut g = self.state.lock().ok()?;
+        let Ok(mut g) = self.state.lock() else {
+            return (false, None);
+        };
+        let first = !g.asserted;
         g.asserted = true;
         let key = (cta, thread);
         let at = g.asserts.partition_point(|(c, t, _)| (*c, *t) <= key);
         if at >= ASSERT_LINES_MAX {
-            return g.asserts.last().map(|(c, _, _)| c + 1);
+            return (first, g.asserts.last().map(|(c, _, _)| c + 1));
         }
         g.asserts.insert(at, (cta, thread, line));
         g.asserts.truncate(ASSERT_LINES_MAX);
-        (g.asserts.len() == ASSERT_LINES_MAX)
+        let stop = (g.asserts.len() == ASSERT_LINES_MAX)
             .then(|| g.asserts.last().map(|(c, _, _)| c + 1))
-            .flatten()
+            .flatten();
+        (first, stop)
     }
 
     /// The failed-assertion lines to print, in order of CTA and thread (at most
@@ -793,14 +902,20 @@ impl CtaEnv {
     /// assertion and where it is; `line`: CUDA's message, printed when the launch ends). The
     /// launch runs on (the lane has ended: `__assertfail` does not return), so that every
     /// thread that fails an assertion prints its line, as on a GPU, up to
-    /// [`ASSERT_LINES_MAX`] lines; then the CTAs after the last kept line stop.
+    /// [`ASSERT_LINES_MAX`] lines; then the CTAs after the last kept line stop. The launch's
+    /// first failed assertion starts its grace ([`assert_grace`]), after which every CTA
+    /// still running stops (threads that wait for the ended one would otherwise wait forever).
     pub fn assert_failed(&self, lane: u32, inst: u32, detail: String, line: String) {
         let r = self.detail_record(lane, inst, FaultKind::Assert, detail);
         let (cta, thread) = self.linear_ids(lane);
         // SAFETY: as in `record`.
         unsafe {
-            if let Some(stop) = (*self.sink).record_assert(r, cta, thread, line) {
+            let (first, stop) = (*self.sink).record_assert(r, cta, thread, line);
+            if let Some(stop) = stop {
                 (*self.control).fault(stop);
+            }
+            if first {
+                watch_assert_grace(&*self.control);
             }
         }
     }

@@ -1423,10 +1423,10 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         }
     });
     // The failed assertions' lines, in order of CTA and thread, once the launch has ended (a
-    // GPU's host prints them at its next synchronization).
+    // GPU's host prints them on stderr at its next synchronization).
     let asserts = sink.take_assert_text();
     if !asserts.is_empty() {
-        printf_out.write(&asserts);
+        printf_out.write_assert(&asserts);
     }
     if coop_deadlock.load(Ordering::Relaxed) && timed_out.load(Ordering::Relaxed) == 0 {
         let ended: Vec<[u32; 3]> = coop_ended

@@ -411,15 +411,21 @@ fn g_form(a: f64, prec: usize, alt: bool) -> String {
 /// Where device `printf` output and the messages of failed device `assert`s go: a
 /// context's sink (`host::Context::set_printf_sink`). Each warp's text is written whole, in
 /// one call, so lines of different warps never interleave.
+///
+/// As CUDA does, `printf` text goes to standard output and failed-assertion lines to standard
+/// error (CUDA C++ Programming Guide, "Formatted Output" and "Assertion": "each thread for
+/// which expression is equal to zero prints a message to stderr"), a launch's assertion lines
+/// after its `printf` text; the other sinks keep both, in that order.
 #[derive(Default)]
 pub enum PrintfSink {
-    /// The process's standard output, flushed after each warp's text (CUDA's behaviour; the
-    /// default).
+    /// The process's standard output for `printf`, flushed after each warp's text, and its
+    /// standard error for failed-assertion lines (CUDA's behaviour; the default).
     #[default]
     Stdout,
     /// The process's standard error (the CLI's `run --json`, whose stdout is one JSON object).
     Stderr,
-    /// Kept in memory until read with `host::Context::take_printf_output`.
+    /// Kept in memory until read with `host::Context::take_printf_output` (or
+    /// [`PrintfOutput::take_captured_streams`], which keeps the two streams apart).
     Capture,
     /// Any writer, flushed after each warp's text.
     Writer(Box<dyn std::io::Write + Send>),
@@ -436,16 +442,25 @@ impl std::fmt::Debug for PrintfSink {
     }
 }
 
-/// A context's printf output: the sink and the text captured so far. Kernel code on several
-/// worker threads writes to it at once (through `CtaEnv::printf`); a lock keeps each warp's
-/// text whole.
+/// Which of CUDA's two output streams a piece of device text belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeviceStream {
+    /// Device `printf` output (CUDA writes it to standard output).
+    Printf,
+    /// Failed-`assert` lines (CUDA writes them to standard error).
+    Assert,
+}
+
+/// A context's printf output: the sink and the text captured so far (in order, each piece
+/// with its stream). Kernel code on several worker threads writes to it at once (through
+/// `CtaEnv::printf`); a lock keeps each warp's text whole.
 #[derive(Debug, Default)]
 pub struct PrintfOutput {
-    inner: std::sync::Mutex<(PrintfSink, String)>,
+    inner: std::sync::Mutex<(PrintfSink, Vec<(DeviceStream, String)>)>,
 }
 
 impl PrintfOutput {
-    fn lock(&self) -> std::sync::MutexGuard<'_, (PrintfSink, String)> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, (PrintfSink, Vec<(DeviceStream, String)>)> {
         // A writer that panicked leaves the sink as it was: keep using it.
         self.inner
             .lock()
@@ -458,30 +473,56 @@ impl PrintfOutput {
         std::mem::replace(&mut self.lock().0, sink)
     }
 
-    /// The text captured (with [`PrintfSink::Capture`]) since the last call, and clear it.
+    /// The text captured (with [`PrintfSink::Capture`]) since the last call, both streams in
+    /// the order written, and clear it.
     pub fn take_captured(&self) -> String {
+        std::mem::take(&mut self.lock().1)
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect()
+    }
+
+    /// The text captured since the last call as runs of one stream each, in the order
+    /// written (a front end that writes `printf` text to standard output and assertion lines
+    /// to standard error, as CUDA does), and clear it.
+    pub fn take_captured_streams(&self) -> Vec<(DeviceStream, String)> {
         std::mem::take(&mut self.lock().1)
     }
 
-    /// Write one warp's text to the sink, whole. Write errors are ignored: device `printf`
-    /// output is best effort, as on a GPU (whose printf buffer drops what does not fit).
+    /// Write one warp's `printf` text to the sink, whole. Write errors are ignored: device
+    /// `printf` output is best effort, as on a GPU (whose printf buffer drops what does not
+    /// fit).
     pub fn write(&self, text: &str) {
+        self.write_to(DeviceStream::Printf, text);
+    }
+
+    /// Write a launch's failed-assertion lines to the sink, whole: standard error under
+    /// [`PrintfSink::Stdout`], as CUDA prints them.
+    pub fn write_assert(&self, text: &str) {
+        self.write_to(DeviceStream::Assert, text);
+    }
+
+    fn write_to(&self, stream: DeviceStream, text: &str) {
         use std::io::Write;
         let mut g = self.lock();
         let (sink, captured) = &mut *g;
-        match sink {
-            PrintfSink::Stdout => {
+        match (sink, stream) {
+            (PrintfSink::Stdout, DeviceStream::Printf) => {
                 let mut out = std::io::stdout().lock();
                 let _ = out.write_all(text.as_bytes());
                 let _ = out.flush();
             }
-            PrintfSink::Stderr => {
+            (PrintfSink::Stdout, DeviceStream::Assert) | (PrintfSink::Stderr, _) => {
+                // (Standard output was flushed after each warp's text: the lines follow it.)
                 let mut out = std::io::stderr().lock();
                 let _ = out.write_all(text.as_bytes());
                 let _ = out.flush();
             }
-            PrintfSink::Capture => captured.push_str(text),
-            PrintfSink::Writer(w) => {
+            (PrintfSink::Capture, _) => match captured.last_mut() {
+                Some((s, t)) if *s == stream => t.push_str(text),
+                _ => captured.push((stream, text.to_string())),
+            },
+            (PrintfSink::Writer(w), _) => {
                 let _ = w.write_all(text.as_bytes());
                 let _ = w.flush();
             }
