@@ -365,6 +365,50 @@ fn dump_of_an_unknown_buffer_names_the_option() {
     }
 }
 
+/// `--timeout` past what a deadline can hold (a launch panicked adding it to the clock) and
+/// `--png` sizes that cannot fit the buffer are errors before the launch that say why.
+#[test]
+fn bad_timeout_and_png_options_say_what_is_wrong() {
+    let d = scratch("bad_options");
+    let case = vector_add_case(&d, "va.toml", 1, 4, 4, "2, 3, 4, 5");
+    let case = case.to_str().expect("utf-8 path");
+    for (args, want) in [
+        (
+            vec!["run", case, "--timeout", "1e19"],
+            "error: --timeout 1e19: too large: the limit must be under 1e9 seconds",
+        ),
+        (
+            vec!["check", case, "--timeout", "1e300"],
+            "error: --timeout 1e300: too large",
+        ),
+        (
+            vec!["run", case, "--timeout", "0"],
+            "error: --timeout 0: expected a number of seconds > 0",
+        ),
+        (
+            vec!["run", case, "--png", "c=x.png:3x1x1"],
+            "error: --png 'c=x.png:3x1x1': 3x1x1 is 3 elements; buffer 'c' has 4",
+        ),
+        (
+            vec!["run", case, "--png", "c=x.png:2x2"],
+            "error: --png 'c=x.png:2x2': the size '2x2' has 2 of the 3 numbers",
+        ),
+        (
+            vec!["run", case, "--png", "c=x.png:2x0x1"],
+            "error: --png 'c=x.png:2x0x1': HEIGHT must be at least 1",
+        ),
+    ] {
+        let o = ptxjit(&args);
+        let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(want), "{args:?}: {stderr}");
+        assert!(
+            !stdout.contains("PASS"),
+            "{args:?} ran the launch: {stdout}"
+        );
+    }
+}
+
 #[test]
 fn check_agrees_on_a_real_kernel() {
     let o = ptxjit(&["check", "ptx-tests/kernels/saxpy/saxpy.toml"]);

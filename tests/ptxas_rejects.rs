@@ -3173,3 +3173,71 @@ fn clc_multicast_needs_an_architecture_specific_target() {
         }
     }
 }
+
+/// ptxas: "State space mismatch between instruction and address in instruction 'ld'" for a
+/// module variable named in an address of another explicit state space; generic addressing
+/// and the variable's own space load.
+#[test]
+fn a_variable_is_addressed_in_its_own_state_space() {
+    rejected(
+        &[("{INST}", "ld.shared.u32 %r2, [g];")],
+        "invalid",
+        "k.ptx:12:22",
+        "symbol 'g' is a .global variable, not in the shared state space of 'ld.shared.u32'",
+    );
+    rejected(
+        &[
+            ("{VAR}", ".const .align 4 .b8 g[16];"),
+            ("{INST}", "st.global.u32 [g+4], %r1;"),
+        ],
+        "invalid",
+        "k.ptx:12:17",
+        "symbol 'g' is a .const variable, not in the global state space",
+    );
+    rejected(
+        &[("{INST}", "ld.const.u32 %r2, [g];")],
+        "invalid",
+        "k.ptx:12:21",
+        "is a .global variable, not in the const state space",
+    );
+    accepted(&[("{INST}", "ld.global.u32 %r2, [g+4];")]);
+    accepted(&[("{INST}", "ld.u32 %r2, [g];")]);
+    accepted(&[
+        ("{VAR}", ".const .align 4 .b8 g[16];"),
+        ("{INST}", "ld.const.u32 %r2, [g];"),
+    ]);
+}
+
+/// ptxas: "Non-external variable 'g' has incomplete type" for an unsized array (`[]`) that
+/// no initializer sizes and no `.extern` leaves open; sized by an initializer, or `.extern`
+/// (dynamic shared memory), it loads.
+#[test]
+fn an_unsized_array_needs_an_initializer_or_extern() {
+    let words = "variable 'g' has an unsized dimension '[]' and no initializer elements";
+    rejected(
+        &[("{VAR}", ".global .u32 g[];")],
+        "invalid",
+        "k.ptx:4:1",
+        words,
+    );
+    rejected(
+        &[("{VAR}", ".const .align 4 .u32 g[] = {};")],
+        "invalid",
+        "k.ptx:4:1",
+        words,
+    );
+    rejected(
+        &[("{VAR}", ".shared .align 4 .b8 g[];")],
+        "invalid",
+        "k.ptx:4:1",
+        words,
+    );
+    rejected(
+        &[("{LOCAL}", ".shared .u32 g[];")],
+        "invalid",
+        "k.ptx:9:",
+        words,
+    );
+    accepted(&[("{VAR}", ".global .u32 g[] = {1, 2};")]);
+    accepted(&[("{VAR}", ".extern .shared .align 16 .b8 g[];")]);
+}

@@ -245,28 +245,26 @@ impl Case {
                 .map(|(l, c)| format!(":{l}:{c}"))
                 .unwrap_or_default();
             // Errors of the TOML syntax itself (a number too large for TOML's 64-bit signed
-            // integers) have no key path: name the key written on that line, under the table
-            // whose header precedes it (`buffers.x.len`, `launch[1].shared_bytes`).
-            let line_key = || {
-                let start = inner.span()?.start;
-                let before = text.get(..start)?;
-                let line = before.rsplit('\n').next()?;
-                let (k, _) = line.split_once('=')?;
-                let k = k.trim();
-                if k.is_empty() {
-                    return None;
-                }
-                Some(match table_header_before(before) {
-                    Some(table) => format!("{table}.{k}"),
-                    None => k.to_string(),
-                })
-            };
+            // integers) have no key path: name the key the value at the error belongs to, from
+            // the structure written before it (`buffers.x.len`, `launch[1].shared_bytes`,
+            // `args[2].u64`, `buffers.x.init.random.seed`).
+            let line_key = || key_path_at(text, inner.span()?.start);
             let key = if path.is_empty() || path == "." {
                 line_key().map(|k| format!(" {k}:")).unwrap_or_default()
             } else {
                 format!(" {path}:")
             };
-            CaseError::Case(format!("{name}{at}:{key} {}", inner.message().trim_end()))
+            let msg = inner.message().trim_end();
+            // TOML's words for an integer literal beyond its 64-bit signed range.
+            let hint = if msg == "number too large to fit in target type"
+                || msg == "number too small to fit in target type"
+            {
+                " (a TOML integer is from -9223372036854775808 to 9223372036854775807: \
+                 write a wider number as a string, \"18446744073709551615\", a float as 1e30)"
+            } else {
+                ""
+            };
+            CaseError::Case(format!("{name}{at}:{key} {msg}{hint}"))
         })?;
         let spec = file
             .into_spec()
@@ -327,6 +325,14 @@ impl Case {
             let lk = s.launch_key(i);
             if l.kernel.is_empty() {
                 return Err(self.err(&format!("{lk}kernel"), "must not be empty"));
+            }
+            if l.ptx.trim().is_empty() {
+                let key = if l.ptx == s.ptx {
+                    "ptx".to_string()
+                } else {
+                    format!("{lk}ptx")
+                };
+                return Err(self.err(&key, "must name a PTX or CUDA C++ file"));
             }
             for (at, a) in Arg::leaves(&l.args) {
                 let (table, what, name) = match a {
@@ -647,34 +653,136 @@ fn validate_expect(e: &ExpectSpec) -> Result<(), String> {
 /// entry. `None` before the first header (top-level keys). A line counts as a header when,
 /// without its comment, it is `[NAME]` or `[[NAME]]` with NAME starting with a letter, `_`
 /// or a quote (so an array value's row such as `[1, 2]` is not one).
-fn table_header_before(before: &str) -> Option<String> {
-    let header = |line: &str| -> Option<(String, bool)> {
-        let l = line.split('#').next()?.trim();
-        let (inner, array) = match l.strip_prefix("[[").and_then(|r| r.strip_suffix("]]")) {
-            Some(i) => (i, true),
-            None => (l.strip_prefix('[')?.strip_suffix(']')?, false),
-        };
-        let inner = inner.trim();
-        let first = inner.chars().next()?;
-        (first.is_ascii_alphabetic() || first == '_' || first == '"' || first == '\'')
-            .then(|| (inner.to_string(), array))
+/// The key path of the value that starts at byte `at` of case-file text, as
+/// `serde_path_to_error` spells paths: tables joined by `.`, array elements as `[I]`, an
+/// array-of-tables header by its index (`launch[1].grid[0]`, `args[2].u64`,
+/// `buffers.x.init.random.seed`). A scan of the TOML structure before `at` (headers, keys,
+/// inline tables, arrays, strings, comments); `None` where `at` is not inside a value.
+fn key_path_at(text: &str, at: usize) -> Option<String> {
+    /// An open inline array (elements before the current one) or inline table (the key
+    /// being assigned, once its `=` is read).
+    enum Open {
+        Array(usize),
+        Table(Option<String>),
+    }
+    let dotted = |k: &str| -> String {
+        k.split('.')
+            .map(|p| p.trim().trim_matches(|c| c == '"' || c == '\''))
+            .collect::<Vec<_>>()
+            .join(".")
     };
-    let mut lines = before.lines().rev();
-    // The line the error is on is not a header.
-    if !before.ends_with('\n') {
-        lines.next();
+    let b = text.as_bytes();
+    let end = at.min(b.len());
+    let mut table = String::new();
+    let mut headers: Vec<(String, usize)> = vec![];
+    let mut key: Option<String> = None;
+    let mut open: Vec<Open> = vec![];
+    // Where the key of the current inline-table entry starts.
+    let mut seg = 0;
+    let mut i = 0;
+    while i < end {
+        let c = b[i];
+        if key.is_none() {
+            // Between statements: a header, a comment, or `key =`.
+            match c {
+                b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+                b'#' => i = text[i..].find('\n').map_or(b.len(), |n| i + n),
+                b'[' => {
+                    let line_end = text[i..].find('\n').map_or(b.len(), |n| i + n);
+                    let line = text[i..line_end].split('#').next().unwrap_or("").trim();
+                    if let Some(name) = line.strip_prefix("[[").and_then(|l| l.strip_suffix("]]")) {
+                        let name = dotted(name);
+                        let n = match headers.iter_mut().find(|(h, _)| *h == name) {
+                            Some((_, n)) => {
+                                *n += 1;
+                                *n
+                            }
+                            None => {
+                                headers.push((name.clone(), 0));
+                                0
+                            }
+                        };
+                        table = format!("{name}[{n}]");
+                    } else {
+                        let name = line.strip_prefix('[')?.strip_suffix(']')?;
+                        table = dotted(name);
+                    }
+                    i = line_end;
+                }
+                _ => {
+                    let eq = i + text[i..].find('=')?;
+                    if text[i..eq].contains('\n') {
+                        return None;
+                    }
+                    key = Some(dotted(&text[i..eq]));
+                    i = eq + 1;
+                }
+            }
+            continue;
+        }
+        match c {
+            b'"' | b'\'' => {
+                let triple = [c; 3];
+                if b[i..].starts_with(&triple) {
+                    let close = text
+                        .get(i + 3..)?
+                        .find(std::str::from_utf8(&triple).ok()?)?;
+                    i += 3 + close + 3;
+                } else {
+                    i += 1;
+                    while i < b.len() && b[i] != c && b[i] != b'\n' {
+                        i += if c == b'"' && b[i] == b'\\' { 2 } else { 1 };
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            b'#' => {
+                i = text[i..].find('\n').map_or(b.len(), |n| i + n);
+                continue;
+            }
+            b'[' => open.push(Open::Array(0)),
+            b'{' => {
+                open.push(Open::Table(None));
+                seg = i + 1;
+            }
+            b']' | b'}' => {
+                open.pop();
+            }
+            b',' => match open.last_mut() {
+                Some(Open::Array(n)) => *n += 1,
+                Some(Open::Table(k)) => {
+                    *k = None;
+                    seg = i + 1;
+                }
+                None => {}
+            },
+            b'=' => {
+                if let Some(Open::Table(k)) = open.last_mut() {
+                    *k = Some(dotted(&text[seg..i]));
+                }
+            }
+            b'\n' if open.is_empty() => key = None,
+            _ => {}
+        }
+        i += 1;
     }
-    let (name, array) = lines.find_map(header)?;
-    if !array {
-        return Some(name);
+    let mut path = table;
+    let push_key = |path: &mut String, k: &str| {
+        if !path.is_empty() {
+            path.push('.');
+        }
+        path.push_str(k);
+    };
+    push_key(&mut path, key.as_deref()?);
+    for o in &open {
+        match o {
+            Open::Array(n) => path.push_str(&format!("[{n}]")),
+            Open::Table(Some(k)) => push_key(&mut path, k),
+            Open::Table(None) => return None,
+        }
     }
-    let index = before
-        .lines()
-        .filter_map(header)
-        .filter(|(n, a)| *a && *n == name)
-        .count()
-        - 1;
-    Some(format!("{name}[{index}]"))
+    Some(path)
 }
 
 fn line_col(text: &str, at: usize) -> (usize, usize) {

@@ -60,6 +60,39 @@ fn errors_name_file_line_and_key() {
         e.contains("launch[1].shared_bytes: number too large"),
         "{e}"
     );
+    // Inside inline tables and arrays, the whole path to the value.
+    for (text, want) in [
+        (
+            "args = [{ u32 = 1 }, { u64 = 18446744073709551616 }]\n",
+            ":5:30: args[1].u64: number too large",
+        ),
+        (
+            "args = [\n  { u32 = 1 }, # n\n  { buffer = \"x,]\" },\n  { s64 = -9223372036854775809 },\n]\n",
+            ":8:11: args[2].s64: number too small",
+        ),
+        (
+            "[buffers.x]\ntype = \"u32\"\nlen = 4\ninit = { random = { seed = 99999999999999999999 } }\n",
+            ":8:28: buffers.x.init.random.seed: number too large",
+        ),
+        (
+            "[expect.x]\nvalues = [1, [2], 99999999999999999999]\n",
+            ":6:19: expect.x.values[2]: number too large",
+        ),
+        (
+            "buffers = { x = { type = \"u8\", len = 99999999999999999999 } }\n",
+            ":5:38: buffers.x.len: number too large",
+        ),
+    ] {
+        let e = parse(&format!("{HEAD}{text}")).unwrap_err().to_string();
+        assert!(e.contains(want), "{text}: {e}");
+    }
+    let e = parse("ptx = \"\"\nkernel = \"k\"\ngrid = [1]\nblock = [1]\n")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("t.toml: ptx: must name a PTX or CUDA C++ file"),
+        "{e}"
+    );
     let e = parse(&format!("{HEAD}gird = [1]\n"))
         .unwrap_err()
         .to_string();

@@ -99,7 +99,8 @@ pub struct RunArgs {
     #[arg(long, value_enum, default_value = "jit")]
     pub engine: EngineArg,
     /// One warm-up launch, then N timed launches (buffers re-initialised before each);
-    /// reports min/median/max kernel time.
+    /// reports min/median/max kernel time. 0 (the default): the one launch alone, so
+    /// `--repeat 1` minus `--repeat 0` is the cost of one launch without compiling.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub repeat: u32,
     /// Print one JSON object instead of text.
@@ -123,7 +124,7 @@ pub struct RunArgs {
     /// block (every global access is then checked, which costs more).
     #[arg(long)]
     pub racecheck_global: bool,
-    /// Abort a launch that runs longer than this many seconds.
+    /// Abort a launch that runs longer than this many seconds (more than 0, under 1e9).
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
     /// The order of CTAs and warps: fixed (default), or shuffle[:SEED] to run the CTAs one
@@ -257,7 +258,7 @@ pub struct CheckArgs {
     /// Check global accesses against exact allocation bounds.
     #[arg(long)]
     pub memcheck: bool,
-    /// Abort a launch that runs longer than this many seconds.
+    /// Abort a launch that runs longer than this many seconds (more than 0, under 1e9).
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
     /// The order of CTAs and warps on both engines: fixed, or shuffle[:SEED] (as for run).
@@ -393,13 +394,31 @@ fn fail(msg: impl std::fmt::Display) -> u8 {
     2
 }
 
+/// The longest `--timeout`, in seconds (about 31.7 years), as the drop-in library's
+/// `PTXJIT_TIMEOUT`: a deadline this far ahead is still a valid point in time.
+const MAX_TIMEOUT_S: f64 = 1e9;
+
+/// `--timeout SECONDS` checked: more than 0 and less than [`MAX_TIMEOUT_S`].
 fn timeout(secs: Option<f64>) -> Result<Option<std::time::Duration>, String> {
     secs.map(|s| {
+        // Large values as written (`1e300`), not as 300 digits.
+        let shown = if s.abs() >= 1e15 {
+            format!("{s:e}")
+        } else {
+            s.to_string()
+        };
         if s.is_nan() || s <= 0.0 {
-            return Err(format!("--timeout {s}: expected a number of seconds > 0"));
+            return Err(format!(
+                "--timeout {shown}: expected a number of seconds > 0 (leave --timeout out for no limit)"
+            ));
         }
-        std::time::Duration::try_from_secs_f64(s)
-            .map_err(|_| format!("--timeout {s}: too large (at most about 1.8e19 seconds)"))
+        if s >= MAX_TIMEOUT_S {
+            return Err(format!(
+                "--timeout {shown}: too large: the limit must be under {MAX_TIMEOUT_S:e} seconds \
+                 (about 31 years); leave --timeout out for no limit"
+            ));
+        }
+        Ok(std::time::Duration::from_secs_f64(s))
     })
     .transpose()
 }

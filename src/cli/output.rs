@@ -191,25 +191,42 @@ pub fn parse_dump(s: &str) -> Result<DumpReq, String> {
 }
 
 pub fn parse_png(s: &str) -> Result<PngReq, String> {
-    let bad = || {
+    let bad = |what: &str| {
         format!(
-            "--png '{s}': expected NAME=PATH:WIDTHxHEIGHTxCHANNELS (e.g. img=out.png:640x480x4)"
+            "--png '{s}': {what}; expected NAME=PATH:WIDTHxHEIGHTxCHANNELS (e.g. img=out.png:640x480x4)"
         )
     };
-    let (name, rest) = s.split_once('=').ok_or_else(bad)?;
-    let (path, dims) = rest.rsplit_once(':').ok_or_else(bad)?;
-    let d: Vec<u32> = dims
-        .split('x')
-        .map(|x| x.parse::<u32>())
-        .collect::<Result<_, _>>()
-        .map_err(|_| bad())?;
-    let [width, height, channels] = d[..] else {
-        return Err(bad());
-    };
-    if name.is_empty() || path.is_empty() || width == 0 || height == 0 {
-        return Err(bad());
+    let (name, rest) = s
+        .split_once('=')
+        .ok_or_else(|| bad("no '=' after the buffer name"))?;
+    if name.is_empty() {
+        return Err(bad("no buffer name before '='"));
     }
-    if !(1..=4).contains(&channels) {
+    let (path, dims) = rest
+        .rsplit_once(':')
+        .ok_or_else(|| bad("no ':' before the size"))?;
+    if path.is_empty() {
+        return Err(bad("no file name before the size"));
+    }
+    let parts: Vec<&str> = dims.split('x').collect();
+    let [w, h, c] = parts[..] else {
+        return Err(bad(&format!(
+            "the size '{dims}' has {} of the 3 numbers WIDTH, HEIGHT and CHANNELS",
+            parts.len()
+        )));
+    };
+    let num = |what: &str, v: &str| -> Result<u32, String> {
+        match v.parse::<u32>() {
+            Ok(0) => Err(bad(&format!("{what} must be at least 1"))),
+            Ok(n) => Ok(n),
+            Err(_) => Err(bad(&format!(
+                "{what} '{v}' is not a whole number from 1 to {}",
+                u32::MAX
+            ))),
+        }
+    };
+    let (width, height, channels) = (num("WIDTH", w)?, num("HEIGHT", h)?, num("CHANNELS", c)?);
+    if channels > 4 {
         return Err(format!(
             "--png '{s}': CHANNELS must be 1 (gray), 2 (gray+alpha), 3 (RGB) or 4 (RGBA)"
         ));
@@ -298,6 +315,26 @@ mod tests {
         );
         assert!(parse_png("img=a.png:640x480").is_err());
         assert!(parse_png("img=a.png:640x480x5").is_err());
+        for (arg, why) in [
+            ("a.png:4x4x1", "no '=' after the buffer name"),
+            ("=a.png:4x4x1", "no buffer name"),
+            ("img=a.png", "no ':' before the size"),
+            ("img=:4x4x1", "no file name"),
+            ("img=a.png:4x4", "the size '4x4' has 2 of the 3 numbers"),
+            ("img=a.png:0x4x1", "WIDTH must be at least 1"),
+            ("img=a.png:4x-4x1", "HEIGHT '-4' is not a whole number"),
+            (
+                "img=a.png:4x4x99999999999",
+                "CHANNELS '99999999999' is not a whole number",
+            ),
+            ("img=a.png:4x4x5", "CHANNELS must be 1 (gray)"),
+        ] {
+            let e = parse_png(arg).err().unwrap_or_default();
+            assert!(
+                e.starts_with(&format!("--png '{arg}': ")) && e.contains(why),
+                "{arg}: {e}"
+            );
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use super::adhoc::{self, AdHoc};
 use super::output::{self, DumpReq, PngReq};
 use super::{fail, RunArgs};
-use crate::case::{run_case, Case, CaseError, CaseResult, RunOptions};
+use crate::case::{run_case, Case, CaseError, CaseResult, DType, RunOptions};
 use crate::host::tool::{self, Tool};
 
 /// What to write after the run, checked before it.
@@ -156,6 +156,24 @@ fn parse_outputs(a: &RunArgs, case: &Case) -> Result<Outputs, CaseError> {
             return Err(CaseError::Case(format!(
                 "{option} {b}: no buffer named '{b}' to write (buffers: {})",
                 names.join(", ")
+            )));
+        }
+    }
+    // What can be told before the launch: the element type, and the count where `len` says it.
+    for (arg, p) in a.png.iter().zip(&o.pngs) {
+        let b = &case.spec.buffers[&p.buffer];
+        let bad = |m: String| CaseError::Case(format!("--png '{arg}': {m}"));
+        if !matches!(b.dtype, DType::U8 | DType::F32) {
+            return Err(bad(format!(
+                "a PNG needs a u8 buffer or an f32 buffer in [0, 1]; '{}' is {}",
+                p.buffer, b.dtype
+            )));
+        }
+        let n = u64::from(p.width) * u64::from(p.height) * u64::from(p.channels);
+        if let Some(len) = b.len.filter(|&l| l != n) {
+            return Err(bad(format!(
+                "{}x{}x{} is {n} elements; buffer '{}' has {len} (the image must cover it exactly)",
+                p.width, p.height, p.channels, p.buffer
             )));
         }
     }

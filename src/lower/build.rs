@@ -223,6 +223,25 @@ pub(crate) fn local_variable(d: &ast::VarDecl) -> String {
     format!(".local variable '{}'", d.name.name)
 }
 
+/// ptxas: "Non-external variable 'g' has incomplete type". An unsized dimension (`[]`) is
+/// sized by the variable's initializer, or left open only by an `.extern` declaration (CUDA's
+/// `extern __shared__` dynamic shared memory, a variable another module defines); `sized_by`
+/// is the number of initializer elements.
+fn check_open_size(d: &ast::VarDecl, sized_by: usize) -> Result<(), LowerError> {
+    if d.linkage == ast::Linkage::Extern || sized_by > 0 || !d.array.iter().any(Option::is_none) {
+        return Ok(());
+    }
+    Err(LowerError::new(
+        d.span,
+        format!(
+            "variable '{}' has an unsized dimension '[]' and no initializer elements to size \
+             it: give its size, or declare it .extern (dynamic shared memory is \
+             '.extern .shared .align 16 .b8 {}[]')",
+            d.name.name, d.name.name
+        ),
+    ))
+}
+
 /// One element of a flattened initializer.
 enum InitElem {
     Lit(ast::Literal),
@@ -686,6 +705,7 @@ impl Globals {
             if let (Some(init), None) = (&d.init, &sampler_init) {
                 flatten_init(init, d.ty, fn_addr, None, &mut lits)?;
             }
+            check_open_size(d, lits.len())?;
             let n = match elements(d) {
                 Some(n) => n,
                 None => (lits.len() as u64).max(1),
@@ -1364,7 +1384,10 @@ pub(crate) fn build_kernel<'a>(
                 });
                 shared_top = shared_top.saturating_add(size);
             }
-            None => dynamic.push(d),
+            None => {
+                check_open_size(d, 0)?;
+                dynamic.push(d)
+            }
         }
     }
     // `.shared` variables of the functions the kernel may call.
@@ -1400,7 +1423,10 @@ pub(crate) fn build_kernel<'a>(
                     off
                 }
                 // An unsized `.extern .shared` array: dynamic shared memory (placed below).
-                None => u64::MAX,
+                None => {
+                    check_open_size(d, 0)?;
+                    u64::MAX
+                }
             };
             b.fn_shared.insert(d.span.start, off);
         }

@@ -1349,16 +1349,32 @@ impl Builder<'_> {
                     match (sym, space) {
                         (Some(Sym::Param { .. }), Space::Param)
                         | (Some(Sym::Shared { .. }), Space::Shared | Space::Generic)
-                        | (Some(Sym::Local { .. }), Space::Local | Space::Generic)
-                        | (Some(Sym::Global { .. }), _) => {}
-                        (Some(_), _) => {
+                        | (Some(Sym::Local { .. }), Space::Local | Space::Generic) => {}
+                        // PTX ISA §6.4.1: a variable's name in an address is its address in
+                        // its own state space (or, with generic addressing, its generic
+                        // address); ptxas: "State space mismatch between instruction and
+                        // address".
+                        (
+                            Some(Sym::Global {
+                                space: declared, ..
+                            }),
+                            _,
+                        ) if space == declared || space == Space::Generic => {}
+                        (Some(s), _) => {
+                            let declared = match s {
+                                Sym::Param { .. } => Space::Param,
+                                Sym::Shared { .. } => Space::Shared,
+                                Sym::Local { .. } => Space::Local,
+                                Sym::Global { space, .. } => space,
+                            };
                             return Err(LowerError::new(
                                 name.span,
                                 format!(
-                                    "symbol '{}' is not in the {space} state space of '{}'",
+                                    "symbol '{}' is a .{declared} variable, not in the {space} \
+                                     state space of '{}'",
                                     name.name, cx.ptx
                                 ),
-                            ))
+                            ));
                         }
                         (None, _) => {}
                     }
