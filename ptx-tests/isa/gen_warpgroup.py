@@ -813,6 +813,18 @@ def pair_rows(h, lanes, ins, bg, tm):
         lanes[Lane2(128 * h + l)] = (row_in + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]])
 
 
+def pair_smem(at, m, n, k):
+    """The shared-memory layout of each CTA's half of A and B in a .cta_group::2 multiply of
+    .at elements (the canonical K-major layouts, no swizzle): (element bits, M/2, N/2, A's
+    (LBO, SBO): K halves 0x1000 apart and 8-row groups 128 bytes apart, B's (LBO, SBO): its
+    K chunks one after another past its N/2 columns, A's offset, B's offset, the image size)."""
+    ebits = gw.WIDTH[at]
+    nh = n // 2
+    b_lbo, b_off = max(0x200, (nh // 8) * 0x80), 0x2000 + 0x400
+    return (ebits, m // 2, nh, (0x1000, 0x80), (b_lbo, 0x80), 0x400, b_off,
+            b_off + (k * ebits // 128) * b_lbo)
+
+
 def mma_pair_group(kind, at, bt, acc, m, n, k, enable_d=1, sat=False):
     """tcgen05.mma.cta_group::2 over a CTA pair (docs/coverage.md's tcgen05.mma row and
     docs/isa-notes.md ".cta_group::2", the ISA's figures as read there): one M x K by K x N
@@ -820,13 +832,7 @@ def mma_pair_group(kind, at, bt, acc, m, n, k, enable_d=1, sat=False):
     descriptors' offsets of its own shared memory; its half of D in its own tensor memory, Layout
     A (M = 256: local row r in lane r) or Layout B (M = 128: local row r, column j in lane
     r + 64·(j / (N/2)), column j % (N/2))."""
-    ebits = gw.WIDTH[at]
-    mh, nh = m // 2, n // 2
-    kchunks = k * ebits // 128
-    a_lbo, a_sbo = 0x1000, 0x80
-    b_lbo, b_sbo = max(0x200, (nh // 8) * 0x80), 0x80
-    a_off, b_off = 0x400, 0x2000 + 0x400
-    size = b_off + kchunks * b_lbo
+    ebits, mh, nh, (a_lbo, a_sbo), (b_lbo, b_sbo), a_off, b_off, size = pair_smem(at, m, n, k)
     cols = n if m == 256 else nh  # D's columns in each CTA's tensor memory
     nbg = max(16, 1 << (cols - 1).bit_length())
     dfmt = {"f16": 0, "f32": 1, "s32": 2}[acc]
@@ -1013,13 +1019,7 @@ def mma_sp_pair_group(kind, at, bt, acc, n, k, sel=0):
     (tmem_meta; the ISA's figures are titled "M = 128 / M = 256"), at the same address; B's and
     D's halves as mma_pair_group."""
     m = 256
-    ebits = gw.WIDTH[at]
-    mh, nh = m // 2, n // 2
-    kchunks = k * ebits // 128
-    a_lbo, a_sbo = 0x1000, 0x80
-    b_lbo, b_sbo = max(0x200, (nh // 8) * 0x80), 0x80
-    a_off, b_off = 0x400, 0x2000 + 0x400
-    size = b_off + kchunks * b_lbo
+    ebits, mh, nh, (a_lbo, a_sbo), (b_lbo, b_sbo), a_off, b_off, size = pair_smem(at, m, n, k)
     nbg = max(16, 1 << (n + 2 - 1).bit_length())
     dfmt = {"f16": 0, "f32": 1, "s32": 2}[acc]
     idv = idesc(dfmt, at, bt, m, n) | 1 << 2 | sel
