@@ -124,6 +124,21 @@ fn tcgen05_lane_mask_forms() {
     });
 }
 
+/// `tcgen05.mma.ws` (dense): each kind (the block-scaled ones refused), both CTA groups
+/// (`.cta_group::1` only), A from a descriptor or tensor memory, the collector buffers and
+/// the zero-column mask.
+#[test]
+fn tcgen05_ws_forms() {
+    check("tcgen05_ws", |_| false);
+}
+
+/// `setmaxnreg`: the count's range and step, the targets, and a `.dec` above the kernel's
+/// `.inc` (ptxas's C7406, `lower::maxnreg`).
+#[test]
+fn setmaxnreg_counts_and_targets() {
+    check("setmaxnreg", |_| false);
+}
+
 /// `multimem.ld_reduce`, `multimem.st` and `multimem.red`: every operation, type, vector
 /// width and accumulation precision.
 #[test]

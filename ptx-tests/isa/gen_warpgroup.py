@@ -526,6 +526,42 @@ def cta_case(g, bg, C, D, ins, init):
     return g
 
 
+def accumulate(A, B, at, bt, acc, enable_d=1, sat=False, neg_a=False, sat_cell=(1, 1)):
+    """A random C in the accumulator's format (s32: 21-bit signed values, with `sat` two near
+    the limits at (0, 0) and `sat_cell`; else f32 in [-1, 4)) and D = A·B + C (C read only with
+    enable-input-d; `neg_a`: A negated, idesc bit 13) as gen_warp's mma_int/mma_float: exact
+    products, the sum over k ascending, one rounding (or wrap/clamp) per step. Returns (C, D)
+    as bit patterns."""
+    m, n = len(A), len(B[0])
+    if acc == "s32":
+        C = [[R.randrange(-(1 << 20), 1 << 20) & M32 for _ in range(n)] for _ in range(m)]
+        if sat:
+            C[0][0], C[sat_cell[0]][sat_cell[1]] = 0x7FFFFFF0, 0x80000010
+        Cv = [[(c - (1 << 32) if c >> 31 else c) if enable_d else 0 for c in row] for row in C]
+        D = mma_int([[elem_val(at, v) for v in row] for row in A],
+                    [[elem_val(bt, v) for v in row] for row in B], Cv, sat)
+    else:
+        C = [[gw.rand_float("f32", -1, 4) for _ in range(n)] for _ in range(m)]
+        Av = [[(-1 if neg_a else 1) * elem_val(at, v) for v in row] for row in A]
+        D = mma_float(Av, [[elem_val(bt, v) for v in row] for row in B],
+                      C if enable_d else [[0] * n for _ in range(m)], acc)
+    return C, D
+
+
+def put_factors(bg, col, factors, ident, keep=True):
+    """Scale factors in tensor memory (docs/isa-notes.md "block scaling": the layout public
+    sm_100 code writes, the ISA's figures unread): row i of A's (column i of B's) factors
+    `factors[i]`, one a byte from byte `ident` (the instruction descriptor's scale factor ID),
+    at lane i % 32 of every 32-lane partition, column col + i / 32. `keep`: the word's other
+    bytes keep the background bg, else they are 0."""
+    for i, fs in enumerate(factors):
+        for lane in range(i % 32, 128, 32):
+            w = bg[lane][col + i // 32] if keep else 0
+            for b, f in enumerate(fs):
+                w = (w & ~(0xFF << 8 * (ident + b))) | f << 8 * (ident + b)
+            bg[lane][col + i // 32] = w
+
+
 CP_DEST = {  # shape -> (rows, bytes per row, row -> destination lanes)
     "128x256b": (128, 32, lambda r: [r]),
     "4x256b": (4, 32, lambda r: [32 * r]),
@@ -581,7 +617,6 @@ def idesc(dfmt, at, bt, m, n, sat=False, neg_a=False):
 
 def mma_group(kind, at, bt, acc, m, n, k, enable_d=1, sat=False, ws=False, neg_a=False):
     ebits = gw.WIDTH[at]
-    integer = acc == "s32"
     a_lbo, a_sbo = 0x1000, 0x80  # A: K halves 0x1000 apart, 8-row groups 128 bytes apart
     b_lbo, b_sbo = max(0x200, (n // 8) * 0x80), 0x80
     a_off, b_off = 0x400, 0x2000 + 0x400
@@ -599,18 +634,7 @@ def mma_group(kind, at, bt, acc, m, n, k, enable_d=1, sat=False, ws=False, neg_a
               + f", enable-input-d {enable_d} (thread 0; commit; D read back with .32x32b)", head)
     A = [[rand_elem(at) for _ in range(k)] for _ in range(m)]
     B = [[rand_elem(bt) for _ in range(n)] for _ in range(k)]
-    if integer:
-        C = [[R.randrange(-(1 << 20), 1 << 20) & M32 for _ in range(n)] for _ in range(m)]
-        if sat:
-            C[0][0], C[1][1] = 0x7FFFFFF0, 0x80000010
-        Cv = [[(c - (1 << 32) if c >> 31 else c) if enable_d else 0 for c in row] for row in C]
-        D = mma_int([[elem_val(at, v) for v in row] for row in A],
-                    [[elem_val(bt, v) for v in row] for row in B], Cv, sat)
-    else:
-        C = [[gw.rand_float("f32", -1, 4) for _ in range(n)] for _ in range(m)]
-        Av = [[(-1 if neg_a else 1) * elem_val(at, v) for v in row] for row in A]
-        D = mma_float(Av, [[elem_val(bt, v) for v in row] for row in B],
-                      C if enable_d else [[0] * n for _ in range(m)], acc)
+    C, D = accumulate(A, B, at, bt, acc, enable_d, sat, neg_a)
     img = bytearray(size)
     place(img, a_off, A, ebits, a_lbo, a_sbo)
     place(img, b_off, B, ebits, b_lbo, b_sbo, transpose=True)
@@ -676,7 +700,6 @@ def mma_sp_group(kind, at, bt, acc, n, k, sel=0, enable_d=1, sat=False, ws=False
     r in lane 32·(r/16) + align + r % 16) and the metadata at lane `align` (the ISA: "the same
     alignment across matrices A, D and the sparsity metadata matrix")."""
     ebits = gw.WIDTH[at]
-    integer = acc == "s32"
     kchunks = k * ebits // 128  # B's 16-byte chunks of K
     a_lbo, a_sbo = 0x1000, 0x80
     b_lbo, b_sbo = max(0x200, (n // 8) * 0x80), 0x80
@@ -706,18 +729,7 @@ def mma_sp_group(kind, at, bt, acc, n, k, sel=0, enable_d=1, sat=False, ws=False
               + " (thread 0; commit; D and the metadata read back with .32x32b)", head)
     A_stored, A, meta = sparse_a(at, k, m)
     B = [[rand_elem(bt) for _ in range(n)] for _ in range(k)]
-    if integer:
-        C = [[R.randrange(-(1 << 20), 1 << 20) & M32 for _ in range(n)] for _ in range(m)]
-        if sat:
-            C[0][0], C[1][1] = 0x7FFFFFF0, 0x80000010
-        Cv = [[(c - (1 << 32) if c >> 31 else c) if enable_d else 0 for c in row] for row in C]
-        D = mma_int([[elem_val(at, v) for v in row] for row in A],
-                    [[elem_val(bt, v) for v in row] for row in B], Cv, sat)
-    else:
-        C = [[gw.rand_float("f32", -1, 4) for _ in range(n)] for _ in range(m)]
-        D = mma_float([[elem_val(at, v) for v in row] for row in A],
-                      [[elem_val(bt, v) for v in row] for row in B],
-                      C if enable_d else [[0] * n for _ in range(m)], acc)
+    C, D = accumulate(A, B, at, bt, acc, enable_d, sat)
     img = bytearray(size)
     place(img, a_off, A_stored, ebits, a_lbo, a_sbo)
     place(img, b_off, B, ebits, b_lbo, b_sbo, transpose=True)
@@ -782,6 +794,15 @@ def pair_cta(h, init, size, a, b, bits, nbg):
     return [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
 
 
+def pair_head(op, ncols, nbg, extra_ins, size, regs=""):
+    """pair_snippet's head: outputs o0.. (the lanes read back), inputs (the CTA's slots and
+    predicates, `extra_ins`, the background b0..), a cluster of two 4-warp CTAs."""
+    return (pair_snippet(op, ncols, nbg) + " :: " + " ".join(f"o{j}:b32" for j in range(nbg))
+            + " <- s:sptr mb:sptr w0:pred q:pred z:pred lw:u32 " + " ".join(extra_ins) + " "
+            + " ".join(f"b{j}:b32" for j in range(nbg))
+            + f" ; shared {size} ; warps 4 ; cluster 2 ; regs ta:b32 tb:b32 pw:pred{regs}")
+
+
 def pair_rows(h, lanes, ins, bg, tm):
     """Rank h's 128 lane rows (pair_snippet's inputs, then `ins`, then the background bg in;
     tm out) into lanes."""
@@ -792,6 +813,18 @@ def pair_rows(h, lanes, ins, bg, tm):
         lanes[Lane2(128 * h + l)] = (row_in + [hx(v) for v in bg[l]], [hx(v) for v in tm[l]])
 
 
+def pair_smem(at, m, n, k):
+    """The shared-memory layout of each CTA's half of A and B in a .cta_group::2 multiply of
+    .at elements (the canonical K-major layouts, no swizzle): (element bits, M/2, N/2, A's
+    (LBO, SBO): K halves 0x1000 apart and 8-row groups 128 bytes apart, B's (LBO, SBO): its
+    K chunks one after another past its N/2 columns, A's offset, B's offset, the image size)."""
+    ebits = gw.WIDTH[at]
+    nh = n // 2
+    b_lbo, b_off = max(0x200, (nh // 8) * 0x80), 0x2000 + 0x400
+    return (ebits, m // 2, nh, (0x1000, 0x80), (b_lbo, 0x80), 0x400, b_off,
+            b_off + (k * ebits // 128) * b_lbo)
+
+
 def mma_pair_group(kind, at, bt, acc, m, n, k, enable_d=1, sat=False):
     """tcgen05.mma.cta_group::2 over a CTA pair (docs/coverage.md's tcgen05.mma row and
     docs/isa-notes.md ".cta_group::2", the ISA's figures as read there): one M x K by K x N
@@ -799,41 +832,20 @@ def mma_pair_group(kind, at, bt, acc, m, n, k, enable_d=1, sat=False):
     descriptors' offsets of its own shared memory; its half of D in its own tensor memory, Layout
     A (M = 256: local row r in lane r) or Layout B (M = 128: local row r, column j in lane
     r + 64·(j / (N/2)), column j % (N/2))."""
-    ebits = gw.WIDTH[at]
-    integer = acc == "s32"
-    mh, nh = m // 2, n // 2
-    kchunks = k * ebits // 128
-    a_lbo, a_sbo = 0x1000, 0x80
-    b_lbo, b_sbo = max(0x200, (nh // 8) * 0x80), 0x80
-    a_off, b_off = 0x400, 0x2000 + 0x400
-    size = b_off + kchunks * b_lbo
+    ebits, mh, nh, (a_lbo, a_sbo), (b_lbo, b_sbo), a_off, b_off, size = pair_smem(at, m, n, k)
     cols = n if m == 256 else nh  # D's columns in each CTA's tensor memory
     nbg = max(16, 1 << (cols - 1).bit_length())
     dfmt = {"f16": 0, "f32": 1, "s32": 2}[acc]
     idv = idesc(dfmt, at, bt, m, n, sat)
     op = f"@q tcgen05.mma.cta_group::2.kind::{kind} [ta], da, db, id, pe"
-    head = (pair_snippet(op, max(32, nbg), nbg) + " :: " + " ".join(f"o{j}:b32" for j in range(nbg))
-            + " <- s:sptr mb:sptr w0:pred q:pred z:pred lw:u32 da:sdesc db:sdesc id:b32 pe:pred "
-            + " ".join(f"b{j}:b32" for j in range(nbg))
-            + f" ; shared {size} ; warps 4 ; cluster 2 ; regs ta:b32 tb:b32 pw:pred")
+    head = pair_head(op, max(32, nbg), nbg, ["da:sdesc", "db:sdesc", "id:b32", "pe:pred"], size)
     g = Group(f"tcgen05.mma.cta_group::2.kind::{kind} M={m} N={n} K={k}, {at} x {bt} -> {acc}"
               + (" .satfinite" if sat else "") + f", enable-input-d {enable_d}: a CTA pair, "
               "each CTA's half of A, B and D (rank 0's thread 0 issues; D read back in both CTAs "
               "with .32x32b)", head)
     A = [[rand_elem(at) for _ in range(k)] for _ in range(m)]
     B = [[rand_elem(bt) for _ in range(n)] for _ in range(k)]
-    if integer:
-        C = [[R.randrange(-(1 << 20), 1 << 20) & M32 for _ in range(n)] for _ in range(m)]
-        if sat:
-            C[0][0], C[m - 1][n - 1] = 0x7FFFFFF0, 0x80000010
-        Cv = [[(c - (1 << 32) if c >> 31 else c) if enable_d else 0 for c in row] for row in C]
-        D = mma_int([[elem_val(at, v) for v in row] for row in A],
-                    [[elem_val(bt, v) for v in row] for row in B], Cv, sat)
-    else:
-        C = [[gw.rand_float("f32", -1, 4) for _ in range(n)] for _ in range(m)]
-        D = mma_float([[elem_val(at, v) for v in row] for row in A],
-                      [[elem_val(bt, v) for v in row] for row in B],
-                      C if enable_d else [[0] * n for _ in range(m)], acc)
+    C, D = accumulate(A, B, at, bt, acc, enable_d, sat, sat_cell=(m - 1, n - 1))
     da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
     lanes, init = {}, {}
     for h in range(2):
@@ -895,14 +907,8 @@ def mx_group():
     for p in range(4):  # scale columns: the same words in every partition
         for l in range(32):
             bg[32 * p + l][16:21] = bg[l][16:21]
-    for i in range(m):
-        for lane in range(i % 32, 128, 32):
-            w = bg[lane][16 + i // 32]
-            bg[lane][16 + i // 32] = (w & ~(0xFF << 8 * a_id)) | sa[i] << 8 * a_id
-    for j in range(n):
-        for lane in range(j % 32, 128, 32):
-            w = bg[lane][20 + j // 32]
-            bg[lane][20 + j // 32] = (w & ~(0xFF << 8 * b_id)) | sb[j] << 8 * b_id
+    put_factors(bg, 16, [[f] for f in sa], a_id)
+    put_factors(bg, 20, [[f] for f in sb], b_id)
     da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
     return cta_case(g, bg, C, D, [hx(da, 16), hx(db, 16), hx(idv), "1"], image_words(img))
 
@@ -947,10 +953,7 @@ def mx_pair_group(m, n, pair=True, sp=False):
                + (", 2x2 for Layout B" if m == 128 else "") + ") in its own tensor memory"
                if pair else ""))
     if pair:
-        head = (pair_snippet(op, 32, nbg) + " :: " + " ".join(f"o{j}:b32" for j in range(nbg))
-                + " <- s:sptr mb:sptr w0:pred q:pred z:pred lw:u32 " + " ".join(ins) + " "
-                + " ".join(f"b{j}:b32" for j in range(nbg))
-                + f" ; shared {size} ; warps 4 ; cluster 2 ; regs ta:b32 tb:b32 pw:pred{regs}")
+        head = pair_head(op, 32, nbg, ins, size, regs)
     else:
         head = cta_head(op, 32, nbg, ins, size, regs)
     g = Group(what, head)
@@ -981,19 +984,15 @@ def mx_pair_group(m, n, pair=True, sp=False):
             for l in range(32):
                 bg[32 * p + l][16:24] = bg[l][16:24]
 
-        def put(lane, col, byte, v):
-            bg[lane][col] = (bg[lane][col] & ~(0xFF << 8 * byte)) | v << 8 * byte
-        for i in range(mh):
-            for lane in range(i % 32, 128, 32):
-                put(lane, 16 + i // 32, a_id, sa[h * mh + i])
-        for j in range(n):
-            if pair and m == 128:
+        put_factors(bg, 16, [[f] for f in sa[h * mh:(h + 1) * mh]], a_id)
+        if pair and m == 128:
+            for j in range(n):  # 2x2: each half of N in its two partitions
                 half, i = j // (n // 2), j % (n // 2)
                 for lane in (64 * half + i % 32, 64 * half + 32 + i % 32):
-                    put(lane, 20 + i // 32, b_id, sb[j])
-            else:
-                for lane in range(j % 32, 128, 32):
-                    put(lane, 20 + j // 32, b_id, sb[j])
+                    w = bg[lane][20 + i // 32]
+                    bg[lane][20 + i // 32] = (w & ~(0xFF << 8 * b_id)) | sb[j] << 8 * b_id
+        else:
+            put_factors(bg, 20, [[f] for f in sb], b_id)
         if sp:
             for (lane, col), word in tmem_meta("f8f6f4", meta[h * mh:(h + 1) * mh], 0).items():
                 bg[lane][24 + col] = word
@@ -1020,36 +1019,20 @@ def mma_sp_pair_group(kind, at, bt, acc, n, k, sel=0):
     (tmem_meta; the ISA's figures are titled "M = 128 / M = 256"), at the same address; B's and
     D's halves as mma_pair_group."""
     m = 256
-    ebits = gw.WIDTH[at]
-    mh, nh = m // 2, n // 2
-    kchunks = k * ebits // 128
-    a_lbo, a_sbo = 0x1000, 0x80
-    b_lbo, b_sbo = max(0x200, (nh // 8) * 0x80), 0x80
-    a_off, b_off = 0x400, 0x2000 + 0x400
-    size = b_off + kchunks * b_lbo
+    ebits, mh, nh, (a_lbo, a_sbo), (b_lbo, b_sbo), a_off, b_off, size = pair_smem(at, m, n, k)
     nbg = max(16, 1 << (n + 2 - 1).bit_length())
     dfmt = {"f16": 0, "f32": 1, "s32": 2}[acc]
     idv = idesc(dfmt, at, bt, m, n) | 1 << 2 | sel
     op = (f"add.u32 tm, ta, {n}; "
           f"@q tcgen05.mma.sp.cta_group::2.kind::{kind} [ta], da, db, [tm], id, pe")
-    head = (pair_snippet(op, max(32, nbg), nbg) + " :: " + " ".join(f"o{j}:b32" for j in range(nbg))
-            + " <- s:sptr mb:sptr w0:pred q:pred z:pred lw:u32 da:sdesc db:sdesc id:b32 pe:pred "
-            + " ".join(f"b{j}:b32" for j in range(nbg))
-            + f" ; shared {size} ; warps 4 ; cluster 2 ; regs ta:b32 tb:b32 pw:pred tm:b32")
+    head = pair_head(op, max(32, nbg), nbg, ["da:sdesc", "db:sdesc", "id:b32", "pe:pred"], size, " tm:b32")
     g = Group(f"tcgen05.mma.sp.cta_group::2.kind::{kind} M={m} N={n} K={k}, {at} x {bt} -> {acc}"
               f", selector {sel}: a CTA pair, each CTA's rows of A {'1:2' if at == 'tf32' else '2:4'}"
               " sparse with their metadata in its own tensor memory after D's columns (rank 0's "
               "thread 0 issues; D read back in both CTAs)", head)
     A_stored, A, meta = sparse_a(at, k, m)
     B = [[rand_elem(bt) for _ in range(n)] for _ in range(k)]
-    Ae = [[elem_val(at, v) for v in row] for row in A]
-    Be = [[elem_val(bt, v) for v in row] for row in B]
-    if acc == "s32":
-        C = [[R.randrange(-(1 << 20), 1 << 20) & M32 for _ in range(n)] for _ in range(m)]
-        D = mma_int(Ae, Be, [[c - (1 << 32) if c >> 31 else c for c in row] for row in C], False)
-    else:
-        C = [[gw.rand_float("f32", -1, 4) for _ in range(n)] for _ in range(m)]
-        D = mma_float(Ae, Be, C, acc)
+    C, D = accumulate(A, B, at, bt, acc)
     da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
     lanes, init = {}, {}
     for h in range(2):
@@ -1115,12 +1098,8 @@ def mx4_sp_group(m=128, n=16):
     place(img, a_off, stored, 4, a_lbo, a_sbo)
     place(img, b_off, B, 4, b_lbo, b_sbo, transpose=True)
     bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
-    for i in range(m):
-        for lane in range(i % 32, 128, 32):
-            bg[lane][16 + i // 32] = sum(f << 8 * b for b, f in enumerate(sa[i]))
-    for j in range(n):
-        for lane in range(j % 32, 128, 32):
-            bg[lane][20 + j // 32] = sum(f << 8 * b for b, f in enumerate(sb[j]))
+    put_factors(bg, 16, sa, 0, keep=False)
+    put_factors(bg, 20, sb, 0, keep=False)
     for (lane, col), word in tmem_meta("f8f6f4", meta, 0).items():
         bg[lane][24 + col] = word
     da, db = tc_desc(a_off, a_lbo, a_sbo), tc_desc(b_off, b_lbo, b_sbo)
@@ -1156,10 +1135,7 @@ def mma_pair_tmem_group(m, n, a_tmem=False, mask=None):
     op = (f"{pre}@q tcgen05.mma.cta_group::2.kind::f16 [ta], {'[at]' if a_tmem else 'da'}, db, "
           f"id,{mask_s} pe")
     ins = ([] if a_tmem else ["da:sdesc"]) + ["db:sdesc", "id:b32", "pe:pred"]
-    head = (pair_snippet(op, max(32, nbg), nbg) + " :: " + " ".join(f"o{j}:b32" for j in range(nbg))
-            + " <- s:sptr mb:sptr w0:pred q:pred z:pred lw:u32 " + " ".join(ins) + " "
-            + " ".join(f"b{j}:b32" for j in range(nbg))
-            + f" ; shared {size} ; warps 4 ; cluster 2 ; regs ta:b32 tb:b32 pw:pred{regs}")
+    head = pair_head(op, max(32, nbg), nbg, ins, size, regs)
     g = Group(f"tcgen05.mma.cta_group::2.kind::f16 M={m} N={n} K={k}, f16 x f16 -> f32: a CTA "
               "pair" + (", A in tensor memory after D's columns" + (
                   " (each CTA's 64 rows in lanes 0-63 and again in 64-127, ⚠ CUTLASS's reading)"
@@ -1195,6 +1171,52 @@ def mma_pair_tmem_group(m, n, a_tmem=False, mask=None):
                   tm)
     g.case("random inputs", lanes, init=init,
            expect={f"rank {h} 0x0": ["*"] * 4 for h in range(2)})
+    return g
+
+
+def mma_ws_tmem_group(m, n):
+    """tcgen05.mma.ws.cta_group::1.kind::f16, f16 x f16 -> f32, M = 64 or 32, K = 16, A in
+    tensor memory: D in WS_PLACE's layout (E: N in halves over lanes 0-63 and 64-127; G: in
+    quarters over the four partitions); A's row r, two f16 to a 32-bit column (element k at
+    bits 16·(k % 2)), at the column after D's in lane r of every lane group that computes a
+    part of N (lanes r + M·q, q = 0..128/M): ⚠ the layout public sm_100 code run on hardware
+    writes (docs/isa-notes.md: FlashMLA's .ws A-in-tensor-memory atoms, "A is always replicated
+    across the tensor memory lanes"); the ISA's Layouts E and G place D only."""
+    k, ebits = 16, 16
+    dcols = n * m // 128
+    acols = k * ebits // 32
+    b_lbo, b_sbo = max(0x200, (n // 8) * 0x80), 0x80
+    b_off = 0x400
+    size = b_off + (k * ebits // 128) * b_lbo
+    nbg = 1 << (dcols + acols - 1).bit_length()
+    idv = idesc(1, "f16", "f16", m, n)
+    op = (f"add.u32 at, ta, {dcols}; "
+          "@q tcgen05.mma.ws.cta_group::1.kind::f16 [ta], [at], db, id, pe")
+    g = Group(f"tcgen05.mma.ws.cta_group::1.kind::f16 M={m} N={n} K={k}, f16 x f16 -> f32, A "
+              f"in tensor memory after D's columns, its rows repeated every {m} lanes (⚠ public "
+              "sm_100 code's layout) (thread 0; commit; D read back with .32x32b)",
+              cta_head(op, max(32, nbg), nbg, ["db:sdesc", "id:b32", "pe:pred"], size,
+                       " at:b32"))
+    A = [[rand_elem("f16") for _ in range(k)] for _ in range(m)]
+    B = [[rand_elem("f16") for _ in range(n)] for _ in range(k)]
+    C, D = accumulate(A, B, "f16", "f16", "f32")
+    img = bytearray(size)
+    place(img, b_off, B, ebits, b_lbo, b_sbo, transpose=True)
+    bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
+    for r in range(m):
+        words = [A[r][2 * c] | A[r][2 * c + 1] << 16 for c in range(acols)]
+        for q in range(128 // m):
+            bg[r + m * q][dcols:dcols + acols] = words
+    tm = [row[:] for row in bg]
+    for r in range(m):
+        for j in range(n):
+            lane, col = WS_PLACE[m](n, r, j)
+            bg[lane][col] = C[r][j]
+            tm[lane][col] = D[r][j]
+    db = tc_desc(b_off, b_lbo, b_sbo)
+    lanes = {l: (cta_lane_ins(l) + [hx(db, 16), hx(idv), "1"] + [hx(v) for v in bg[l]],
+                 [hx(v) for v in tm[l]]) for l in range(128)}
+    g.case("random inputs", lanes, init=image_words(img), expect={0: ["*"] * 4})
     return g
 
 
@@ -1238,12 +1260,8 @@ def mx4_tmem_group(kind, n=16):
     img = bytearray(size)
     place(img, b_off, B, 4, b_lbo, b_sbo, transpose=True)
     bg = [[R.randrange(1 << 32) for _ in range(nbg)] for _ in range(128)]
-    for i in range(m):
-        for lane in range(i % 32, 128, 32):
-            bg[lane][16 + i // 32] = sum(f << 8 * (a_id + b) for b, f in enumerate(sa[i]))
-    for j in range(n):
-        for lane in range(j % 32, 128, 32):
-            bg[lane][20 + j // 32] = sum(f << 8 * (b_id + b) for b, f in enumerate(sb[j]))
+    put_factors(bg, 16, sa, a_id, keep=False)
+    put_factors(bg, 20, sb, b_id, keep=False)
     for i in range(m):
         bg[i][24:32] = [sum(A[i][8 * c + e] << 4 * e for e in range(8)) for c in range(k // 8)]
     db = tc_desc(b_off, b_lbo, b_sbo)
@@ -1324,6 +1342,9 @@ def gen_tcgen05():
         mma_pair_tmem_group(128, 32, mask=[R.randrange(1 << 32) for _ in range(8)]),
         mma_pair_tmem_group(256, 16, a_tmem=True, mask=[R.randrange(1 << 32) for _ in range(8)]),
     ]
+    # .ws with A in tensor memory at M = 64 and 32: their own seed.
+    R.seed(3408)
+    gs += [mma_ws_tmem_group(64, 64), mma_ws_tmem_group(32, 64)]
     write("tcgen05.isa", """
 tcgen05 (PTX ISA §9.7.16 "TensorCore 5th Generation Family Instructions": §9.7.16.7.1
 tcgen05.alloc/dealloc/relinquish_alloc_permit, tcgen05.ld, tcgen05.st,
@@ -1352,6 +1373,8 @@ each CTA holds (mma_pair_group; docs/isa-notes.md ".cta_group::2": Layouts A and
 tensor memory (M = 128: each CTA's rows in lanes 0-63 and again in 64-127) and the 8-word
 disable-output-lane (words 0-3 rank 0's lanes, 4-7 rank 1's: ⚠ ptxjit's reading, isa-notes);
 .kind::mxf4/::mxf4nvf4 with A in tensor memory packed eight e2m1 to a column (⚠ isa-notes);
+tcgen05.mma.ws with A in tensor memory at M = 64 and 32 (A's rows repeated every M lanes, one
+copy for each lane group of Layouts E and G: ⚠ public sm_100 code's layout, isa-notes);
 tcgen05.commit arriving on an mbarrier that every thread waits on. 4-warp
 groups: warp 0 allocates, thread 0 issues; D = A·B + C as in wgmma.isa (products exact, one
 rounding per k ascending, docs/isa-notes.md).""",

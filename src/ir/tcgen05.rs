@@ -385,49 +385,65 @@ pub enum Tc05Op {
     Shift { pair: bool },
 }
 
-impl Tc05Op {
-    /// The 32-bit data registers of an `ld`/`st` (0 for the others): `.num` times the
-    /// shape's registers per repetition (Table 49; with `.pack::16b`/`.unpack::16b` each holds
-    /// two 16-bit cells of adjacent columns). `ld.red`'s `redval` is not counted.
-    pub fn regs(&self) -> u32 {
-        match *self {
-            Tc05Op::Ld { shape, num, .. } | Tc05Op::St { shape, num, .. } => {
-                num as u32 * shape.regs_per_num()
-            }
-            Tc05Op::Alloc { .. }
-            | Tc05Op::Dealloc { .. }
-            | Tc05Op::Relinquish { .. }
-            | Tc05Op::Mma { .. }
-            | Tc05Op::MmaWs { .. }
-            | Tc05Op::Cp { .. }
-            | Tc05Op::Shift { .. } => 0,
-        }
-    }
+/// The fixed modifiers that place a `tcgen05.ld`/`st`'s cells (PTX ISA §9.7.16.8.3-4):
+/// the shape, `.num`, `.pack::16b`/`.unpack::16b` (`packed`: each register holds two 16-bit
+/// cells of adjacent columns) and `.16x32bx2`'s immHalfSplitoff (`split`, 0 for the other
+/// shapes). [`Tc05Op::ld_st`] gives them for either operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tc05LdSt {
+    pub shape: Tc05Shape,
+    pub num: u8,
+    pub packed: bool,
+    pub split: u32,
+}
 
-    /// The 32-bit columns of each lane one access of an `ld`/`st` reaches (0 for the
-    /// others): [`Tc05Shape::columns`], twice that with `.pack::16b`/`.unpack::16b`.
-    pub fn columns(&self) -> u32 {
+impl Tc05Op {
+    /// The data-path modifiers of an `ld` or `st`; `None` for the other operations. The one
+    /// place that says which operations move registers to or from tensor memory.
+    pub fn ld_st(&self) -> Option<Tc05LdSt> {
         match *self {
             Tc05Op::Ld {
                 shape,
                 num,
                 pack: packed,
+                split,
                 ..
             }
             | Tc05Op::St {
                 shape,
                 num,
                 unpack: packed,
-                ..
-            } => shape.columns(num as u32) * if packed { 2 } else { 1 },
+                split,
+            } => Some(Tc05LdSt {
+                shape,
+                num,
+                packed,
+                split,
+            }),
             Tc05Op::Alloc { .. }
             | Tc05Op::Dealloc { .. }
             | Tc05Op::Relinquish { .. }
             | Tc05Op::Mma { .. }
             | Tc05Op::MmaWs { .. }
             | Tc05Op::Cp { .. }
-            | Tc05Op::Shift { .. } => 0,
+            | Tc05Op::Shift { .. } => None,
         }
+    }
+
+    /// The 32-bit data registers of an `ld`/`st` (0 for the others): `.num` times the
+    /// shape's registers per repetition (Table 49; with `.pack::16b`/`.unpack::16b` each holds
+    /// two 16-bit cells of adjacent columns). `ld.red`'s `redval` is not counted.
+    pub fn regs(&self) -> u32 {
+        self.ld_st()
+            .map_or(0, |a| a.num as u32 * a.shape.regs_per_num())
+    }
+
+    /// The 32-bit columns of each lane one access of an `ld`/`st` reaches (0 for the
+    /// others): [`Tc05Shape::columns`], twice that with `.pack::16b`/`.unpack::16b`.
+    pub fn columns(&self) -> u32 {
+        self.ld_st().map_or(0, |a| {
+            a.shape.columns(a.num as u32) * if a.packed { 2 } else { 1 }
+        })
     }
 
     /// Whether the operation waits for the peer CTA (the `.cta_group::2` `alloc`/`dealloc`,

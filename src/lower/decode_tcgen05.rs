@@ -43,7 +43,7 @@
 //! scaling, not with `::fill`/`::use`) `.ashift` after its kind and block scaling, in either
 //! order. The forms whose layouts ptxjit does not know load, and fault naming the form when
 //! they run (`runtime::tcgen05`: `.sp` with `.cta_group::2` M = 128, K = 96, a 4-bit A of
-//! `.kind::mxf4`/`::mxf4nvf4` in tensor memory, `.ws` with A in tensor memory at M = 32/64).
+//! `.kind::mxf4`/`::mxf4nvf4` in tensor memory).
 
 use super::super::build::{Builder, PTerm};
 use super::super::LowerError;

@@ -18,6 +18,7 @@ mod devrt;
 #[cfg(test)]
 mod init_tests;
 mod labels;
+mod maxnreg;
 #[cfg(test)]
 mod memops_tests;
 mod opsize;
@@ -139,6 +140,7 @@ fn lower_scoped(m: &ast::Module, map: &SourceMap) -> Result<ir::Module, LowerErr
             }
         }
     }
+    maxnreg::check(m, &funcs)?;
     let graph = recurse::call_graph(m, &funcs);
     let mut globals = build::Globals::new(m, &graph.addr)?;
     let mut kernels = vec![];

@@ -400,10 +400,7 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 }
             };
             let n = op.regs() as usize;
-            let packed = matches!(
-                op,
-                Tc05Op::Ld { pack: true, .. } | Tc05Op::St { unpack: true, .. }
-            );
+            let packed = op.ld_st().is_some_and(|a| a.packed);
             for t in 0..32u32 {
                 let row = &cells[t as usize * n..(t as usize + 1) * n];
                 if let Tc05Op::Ld { red, .. } = op {

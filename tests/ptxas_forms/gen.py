@@ -87,6 +87,35 @@ def tcgen05_sparse():
             order, cg, kind, c, a, meta, zero)
 
 
+def tcgen05_ws():
+    """tcgen05.mma.ws (dense): each kind (the block-scaled ones too, which .ws does not take),
+    both CTA groups, A from a descriptor or tensor memory (the runtime takes it with every M,
+    32, 64 and 128), the collector buffers b0-b3 with each use, the zero-column mask."""
+    kinds = ["kind::f16", "kind::tf32", "kind::f8f6f4", "kind::i8", "kind::mxf4.block_scale"]
+    colls = [""] + [".collector::b%d::%s" % (n, u) for n in range(4)
+                    for u in ("fill", "use", "lastuse", "discard")]
+    for cg, kind, c, a, zero in itertools.product(
+            [1, 2], kinds, colls, ["%rd1", "[%r2]"], ["", ", %rd3"]):
+        yield "sm_100a", "tcgen05.mma.ws.cta_group::%d.%s%s [%%r1], %s, %%rd2, %%r3, %%p1%s;" % (
+            cg, kind, c, a, zero)
+
+
+def setmaxnreg():
+    """setmaxnreg.inc/.dec: the count (a multiple of 8 in 24..256), the targets, and an .inc
+    with a .dec in either order (ptxas refuses a .dec above the kernel's largest .inc count:
+    C7406)."""
+    targets = ["sm_90", "sm_90a", "sm_100", "sm_100a", "sm_100f", "sm_120a"]
+    for target, d, n in itertools.product(targets, ["inc", "dec"],
+                                          [16, 20, 24, 32, 100, 128, 248, 256, 264]):
+        yield target, "setmaxnreg.%s.sync.aligned.u32 %d;" % (d, n)
+    counts = [24, 64, 128, 200, 256]
+    for target, i, d, first in itertools.product(["sm_90a", "sm_100a"], counts, counts,
+                                                 ["inc", "dec"]):
+        inc = "setmaxnreg.inc.sync.aligned.u32 %d;" % i
+        dec = "setmaxnreg.dec.sync.aligned.u32 %d;" % d
+        yield target, (inc + " " + dec) if first == "inc" else (dec + " " + inc)
+
+
 def tcgen05_lane_mask():
     """tcgen05.mma{.sp} with the disable-output-lane vector (4 or 8 words, as registers or
     immediates) and scale-input-d, each kind, A from a descriptor or tensor memory, both CTA
@@ -234,7 +263,8 @@ def mma_sparse_targets():
 FAMILIES = {"tcgen05_collector": tcgen05_collector, "multimem": multimem,
             "tcgen05_lane_mask": tcgen05_lane_mask,
             "tcgen05_sparse": tcgen05_sparse, "mma_block_scale": mma_block_scale,
-            "mma_sparse_targets": mma_sparse_targets}
+            "mma_sparse_targets": mma_sparse_targets, "tcgen05_ws": tcgen05_ws,
+            "setmaxnreg": setmaxnreg}
 
 
 def main():

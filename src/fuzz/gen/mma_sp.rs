@@ -13,11 +13,27 @@ use crate::ir::MmaElem;
 /// The 2:4 metadata fields: two different indices, ascending (0b_i1_i0).
 const FIELDS_2_4: &[u32] = &[0x4, 0x8, 0xC, 0x9, 0xD, 0xE];
 
+/// The share (percent) of the `mma.sp` statements of a kernel whose pool holds the sparse
+/// block-scaled 4-bit forms (`.m16n8k128` `.kind::mxf4`/`::mxf4nvf4`, `sm_120a`) that draw
+/// one of them (through [`Gen::pick_mma`] over those forms alone, each spelling as often as
+/// the others); the rest draw from the whole pool. Without it they were one `mma.sp` in five
+/// of the 3.5% of kernels that are `sm_120a`: about one kernel in 800.
+const SPARSE_FP4_SHARE: u32 = 35;
+
 impl Gen<'_> {
     /// One `mma.sp` on the data registers.
     pub(super) fn mma_sp(&mut self) -> Stmt {
         let forms = self.mma_pool(true);
-        let f = self.pick_mma(&forms);
+        let fp4: Vec<_> = forms
+            .iter()
+            .filter(|f| f.name.contains(".kind::mxf4"))
+            .copied()
+            .collect();
+        let f = if !fp4.is_empty() && self.rng.chance(SPARSE_FP4_SHARE) {
+            self.pick_mma(&fp4)
+        } else {
+            self.pick_mma(&forms)
+        };
         let tf32 = f.spec.a == MmaElem::Tf32;
         let selectors = 4 / f.spec.meta_threads() as u64;
         let meta = (0..8).fold(0u32, |acc, _| {

@@ -167,15 +167,20 @@ impl Gen<'_> {
         lines.push("fence.proxy.async.shared::cta;".to_string());
         lines.push("bar.sync 0;".to_string());
         // Sometimes a warpgroup register reconfiguration (§9.7.19.5), warpgroup-uniform as
-        // wgmma is: a hint without effect, its count a multiple of 8 in 24 ..= 256, the same
-        // in the whole kernel (`Gen::maxnreg`).
+        // wgmma is: a hint without effect, its count a multiple of 8 in 24 ..= 256, `.inc`
+        // counts at or above the kernel's pivot and `.dec` counts at or below it
+        // (`Gen::maxnreg`).
         if self.rng.chance(25) {
-            let dir = self.rng.pick(&["inc", "dec"]);
-            let count = match self.maxnreg {
+            let pivot = match self.maxnreg {
                 Some(c) => c,
-                None => *self.maxnreg.insert(8 * self.rng.range(3, 32)),
+                None => *self.maxnreg.insert(self.rng.range(3, 32)),
             };
-            lines.push(format!("setmaxnreg.{dir}.sync.aligned.u32 {count};"));
+            let (dir, count) = if self.rng.chance(50) {
+                ("inc", self.rng.range(pivot, 32))
+            } else {
+                ("dec", self.rng.range(3, pivot))
+            };
+            lines.push(format!("setmaxnreg.{dir}.sync.aligned.u32 {};", 8 * count));
         }
         // The accumulators.
         let (acc, nacc) = if f.f32_acc {
@@ -426,14 +431,15 @@ mod tests {
         }
     }
 
-    /// Every `setmaxnreg` of a kernel has the same count (`Gen::maxnreg`: ptxas 13.5 refuses
-    /// a `.dec` count above the program's largest `.inc` count), and kernels with several of
-    /// them, both directions, and different counts across kernels are drawn.
+    /// Every `.dec` count of a kernel is at or below every `.inc` count (`Gen::maxnreg`:
+    /// ptxas 13.5 refuses a `.dec` count above the kernel's largest `.inc` count, and the
+    /// shrinker may cut any of them), and kernels with several of them, both directions,
+    /// different counts in one kernel and a `.dec` below an `.inc` are drawn.
     #[test]
-    fn setmaxnreg_counts_agree_in_a_kernel() {
+    fn setmaxnreg_decs_stay_below_incs() {
         use crate::fuzz::gen::{generate, GenConfig};
         use crate::fuzz::rng::Rng;
-        let (mut several, mut both) = (0, 0);
+        let (mut several, mut both, mut below) = (0, 0, 0);
         let mut counts = std::collections::BTreeSet::new();
         for seed in 0..3000 {
             let k = generate(&mut Rng::seeded(seed), GenConfig { size: 60 });
@@ -449,17 +455,26 @@ mod tests {
                     Some((dir, rest.trim_end_matches(';')))
                 })
                 .collect();
-            if let Some((_, first)) = regs.first() {
-                assert!(regs.iter().all(|r| r.1 == *first), "seed {seed}: {regs:?}");
-                counts.insert(first.to_string());
+            let of = |dir: &str| -> Vec<u32> {
+                regs.iter()
+                    .filter(|r| r.0 == dir)
+                    .filter_map(|r| r.1.parse().ok())
+                    .collect()
+            };
+            let (incs, decs) = (of("inc"), of("dec"));
+            assert_eq!(incs.len() + decs.len(), regs.len(), "seed {seed}: {regs:?}");
+            if let (Some(lo), Some(hi)) = (incs.iter().min(), decs.iter().max()) {
+                assert!(hi <= lo, "seed {seed}: a .dec above an .inc: {regs:?}");
+                below += usize::from(hi < lo);
             }
+            counts.extend(regs.iter().map(|r| r.1.to_string()));
             several += usize::from(regs.len() > 1);
-            both +=
-                usize::from(regs.iter().any(|r| r.0 == "inc") && regs.iter().any(|r| r.0 == "dec"));
+            both += usize::from(!incs.is_empty() && !decs.is_empty());
         }
         assert!(
-            several > 0 && both > 0 && counts.len() > 5,
-            "{several} with several, {both} with both, counts {counts:?}"
+            several > 0 && both > 0 && below > 0 && counts.len() > 5,
+            "{several} with several, {both} with both, {below} with a .dec below an .inc, \
+             counts {counts:?}"
         );
     }
 }

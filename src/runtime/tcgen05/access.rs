@@ -4,7 +4,7 @@
 use super::desc::smem_desc;
 use super::operand::in_cta;
 use super::TensorMemory;
-use crate::ir::{Tc05CpShape, Tc05CpUnpack, Tc05Op, Tc05Red, Tc05RedType, Tc05Shape};
+use crate::ir::{Tc05CpShape, Tc05CpUnpack, Tc05LdSt, Tc05Op, Tc05Red, Tc05RedType, Tc05Shape};
 use crate::runtime::env::{read_shared, CtaEnv};
 use crate::runtime::fp::{self, Fmt};
 
@@ -19,23 +19,14 @@ pub(super) fn ld_st_cells(
     op: Tc05Op,
     taddr: u32,
 ) -> Result<Vec<(u32, u32)>, String> {
-    let (shape, split, packed) = match op {
-        Tc05Op::Ld {
-            shape, split, pack, ..
-        } => (shape, split, pack),
-        Tc05Op::St {
-            shape,
-            split,
-            unpack,
-            ..
-        } => (shape, split, unpack),
-        Tc05Op::Alloc { .. }
-        | Tc05Op::Dealloc { .. }
-        | Tc05Op::Relinquish { .. }
-        | Tc05Op::Mma { .. }
-        | Tc05Op::MmaWs { .. }
-        | Tc05Op::Cp { .. }
-        | Tc05Op::Shift { .. } => return Err("not a tcgen05.ld/st".into()),
+    let Some(Tc05LdSt {
+        shape,
+        split,
+        packed,
+        ..
+    }) = op.ld_st()
+    else {
+        return Err("not a tcgen05.ld/st".into());
     };
     let quarter = 32 * (warp % 4);
     let nlanes = shape.lanes();

@@ -117,8 +117,11 @@ impl InstrDesc {
         }
         if scaled && bit(31) {
             return Err(format!(
-                "instruction descriptor: K size bit 31 set (K = 96 for .kind::mxf4/::mxf4nvf4) \
-                 is not supported for .kind::{kind} (K = {})",
+                "instruction descriptor: bit 31 set (dense K = 96 for .kind::mxf4/::mxf4nvf4) \
+                 is not supported for .kind::{kind} (K = {}): the ISA names the 48-byte K tile \
+                 (shared memory descriptor bit 52, leading-dimension stride mode) but gives no \
+                 layout of a 96-element K-major row in shared memory and no scale-factor \
+                 layout for K = 96 (§9.7.16.10.7.2-3 show K = 32/64 and K = 64/128 only)",
                 kind.k()
             ));
         }

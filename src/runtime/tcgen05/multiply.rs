@@ -178,9 +178,11 @@ pub(super) fn mma_lane(
     };
     if sparse && pair && id.m == 128 {
         return Err(tmem_fault(
-            "tcgen05.mma.sp.cta_group::2 with M = 128: where each CTA of the pair keeps the \
-             sparsity metadata of its 64 rows (Layout B) is given in figures only; not supported \
-             yet (M = 256 is: each CTA's 128 rows as M = 128's)"
+            "tcgen05.mma.sp.cta_group::2 with M = 128 is not supported: the sparsity metadata \
+             figures (§9.7.16.10.8.4, titled \"M = 128 / M = 256\") do not show where each CTA \
+             keeps the metadata of its 64 rows (Layout B), and public sm_100 code has no such \
+             layout (CUTLASS's tmem_e_frg takes 128 rows per CTA); M = 256 is supported (each \
+             CTA's 128 rows as M = 128's)"
                 .into(),
         ));
     }
@@ -253,22 +255,34 @@ pub(super) fn mma_lane(
                      D must use the same lane alignment (§9.7.16.10.5)"
                 )))
             }
-            DataPath::E if pair => {}
-            DataPath::E | DataPath::G => {
+            DataPath::E | DataPath::G if al != 0 => {
                 return Err(tmem_fault(format!(
-                    "tcgen05.mma.ws with M = {} and A in tensor memory: the ISA's figures give \
-                     D's layout (Layout {}) but not A's; not supported",
+                    "tcgen05.mma A at lane {al}; with M = {} (Layout {}) A starts at lane 0",
                     id.m,
-                    if id.m == 64 { 'E' } else { 'G' }
+                    if id.m == 32 {
+                        'G'
+                    } else if pair {
+                        'B'
+                    } else {
+                        'E'
+                    }
                 )))
             }
-            DataPath::D | DataPath::F { .. } => {}
+            DataPath::D | DataPath::E | DataPath::G | DataPath::F { .. } => {}
         }
-        // ⚠ A `.cta_group::2` M = 128 pair (Layout B) keeps each CTA's 64 rows of A twice,
-        // local row r in lanes r and 64 + r (the lanes that compute the two halves of N; CUTLASS
-        // `UMMA::TmemAllocMode::Duplicated`: "the input data must be duplicated between the
-        // subpartitions [0,1]<->[2,3]"); the copies must agree.
-        let copies: &[u32] = if pair && id.m == 128 { &[0, 64] } else { &[0] };
+        // ⚠ Where D's rows are spread over lane groups that each compute a part of N (Layout B
+        // of a `.cta_group::2` M = 128 pair, Layouts E and G of `.ws` M = 64 and 32), A's local
+        // row r is in lane r of every group: lanes r and 64 + r (Layouts B and E), r + 32·q for
+        // q = 0..4 (Layout G). CUTLASS `UMMA::TmemAllocMode::Duplicated` ("the input data must
+        // be duplicated between the subpartitions [0,1]<->[2,3]") for the pair; for `.ws`,
+        // public sm_100 code run on hardware (FlashMLA's `.ws` A-in-tensor-memory atoms: "A is
+        // always replicated across the tensor memory lanes", 128/M copies). The copies must
+        // agree (docs/isa-notes.md).
+        let copies: &[u32] = match path {
+            DataPath::E => &[0, 64],
+            DataPath::G => &[0, 32, 64, 96],
+            DataPath::D | DataPath::F { .. } => &[0],
+        };
         for t in &tms {
             t.check(0, LANES, ac, acols)
                 .map_err(|e| tmem_fault(format!("tcgen05.mma A: {e}")))?;
@@ -284,13 +298,20 @@ pub(super) fn mma_lane(
                         .find(|&&q| tms[t].get(lane + q, ac + c) != word)
                     {
                         return Err(tmem_fault(format!(
-                            "tcgen05.mma.cta_group::2 A in tensor memory: row {r}'s column {} is \
-                             {word:#x} at lane {lane} but {:#x} at lane {} of the same CTA: with \
-                             M = 128 (Layout B) each CTA's rows of A are duplicated in lanes \
-                             0-63 and 64-127",
+                            "tcgen05.mma A in tensor memory: row {r}'s column {} is {word:#x} \
+                             at lane {lane} but {:#x} at lane {} of the same CTA: with {} each \
+                             lane group computing a part of N reads its own copy of A's rows \
+                             ({} copies, {} lanes apart), and ptxjit needs the copies to agree",
                             ac + c,
                             tms[t].get(lane + q, ac + c),
-                            lane + q
+                            lane + q,
+                            match (pair, id.m) {
+                                (true, _) => "M = 128 over a CTA pair (Layout B)",
+                                (false, 64) => "tcgen05.mma.ws M = 64 (Layout E)",
+                                _ => "tcgen05.mma.ws M = 32 (Layout G)",
+                            },
+                            copies.len(),
+                            copies[1]
                         )));
                     }
                 }
