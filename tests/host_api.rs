@@ -218,6 +218,33 @@ fn builder_runs_saxpy() {
     }
 }
 
+/// A time limit too far ahead for the clock (`Duration::MAX`) is no limit: the launch runs
+/// (it used to panic adding the limit to the clock).
+#[test]
+fn a_time_limit_past_the_clock_is_no_limit() {
+    let n = 256usize;
+    let (x, y0) = (floats(n, 3), floats(n, 4));
+    let want: Vec<f32> = x.iter().zip(&y0).map(|(x, y)| 2f32.mul_add(*x, *y)).collect();
+    for engine in ENGINES {
+        let mut ctx = Context::new();
+        let module = load(&mut ctx, "kernels/saxpy/saxpy.ptx", engine);
+        let kernel = module.kernel("saxpy").unwrap();
+        let xb = DeviceBuffer::from_slice(&ctx, &x).unwrap();
+        let mut yb = DeviceBuffer::from_slice(&ctx, &y0).unwrap();
+        ctx.launch_builder(&kernel)
+            .grid((n as u32).div_ceil(128))
+            .block((128, 1, 1))
+            .timeout(std::time::Duration::MAX)
+            .arg(n as u32)
+            .arg(2f32)
+            .arg(&xb)
+            .arg(&mut yb)
+            .launch()
+            .unwrap();
+        assert_eq!(yb.to_vec().unwrap(), want, "{engine}");
+    }
+}
+
 /// A kernel storing through a pointer to a buffer freed just before (the highest one, so the
 /// bytes are in no allocation): without memcheck the fault still names the freed buffer, and
 /// freeing it again is a double free that names it.

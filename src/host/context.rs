@@ -936,7 +936,8 @@ pub struct LaunchOptions {
     /// one CTA (not between CTAs), by the same rules as on shared memory. Every global
     /// access then goes through the runtime.
     pub racecheck_global: bool,
-    /// Stop the launch with [`Error::Timeout`] after this long.
+    /// Stop the launch with [`Error::Timeout`] after this long (a duration past what the
+    /// clock can hold, such as `Duration::MAX`, is no limit).
     pub timeout: Option<Duration>,
     /// A cooperative launch (`cuLaunchCooperativeKernel`, `cudaLaunchCooperativeKernel`):
     /// every CTA of the grid is resident at once, so CTAs may wait for each other

@@ -249,6 +249,8 @@ pub struct LaunchInput<'a> {
     /// initcheck: where the launch's uninitialised reads go (global accesses use the arena's
     /// shadow, which must be on: `DeviceMemory::set_initcheck`).
     pub initcheck: Option<&'a super::initcheck::InitFindings>,
+    /// Stop the launch after this long (`None`, or a time past what `Instant` can hold: no
+    /// limit).
     pub timeout: Option<Duration>,
     /// PTX locations for time-limit and deadlock reports.
     pub sites: Sites<'a>,
@@ -518,7 +520,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     };
     let params = SendPtr(input.params.as_mut_ptr());
     let param_size = input.params.len() as u64;
-    let deadline = input.timeout.map(|t| Instant::now() + t);
+    // A limit past what the clock can hold (`Duration::MAX`, 1e19 s) is no limit.
+    let deadline = input.timeout.and_then(|t| Instant::now().checked_add(t));
     let timed_out = AtomicU32::new(0);
     let runs = AtomicU64::new(0);
     let thread_insts = AtomicU64::new(0);
