@@ -224,7 +224,11 @@ fn builder_runs_saxpy() {
 fn a_time_limit_past_the_clock_is_no_limit() {
     let n = 256usize;
     let (x, y0) = (floats(n, 3), floats(n, 4));
-    let want: Vec<f32> = x.iter().zip(&y0).map(|(x, y)| 2f32.mul_add(*x, *y)).collect();
+    let want: Vec<f32> = x
+        .iter()
+        .zip(&y0)
+        .map(|(x, y)| 2f32.mul_add(*x, *y))
+        .collect();
     for engine in ENGINES {
         let mut ctx = Context::new();
         let module = load(&mut ctx, "kernels/saxpy/saxpy.ptx", engine);
