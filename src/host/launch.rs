@@ -179,7 +179,8 @@ impl<'a> LaunchBuilder<'a> {
         self
     }
 
-    /// Stop the launch with [`Error::Timeout`] after `limit`.
+    /// Stop the launch with [`Error::Timeout`] after `limit` (a limit past what the clock can
+    /// hold, such as `Duration::MAX`, is no limit).
     pub fn timeout(mut self, limit: Duration) -> Self {
         self.opts.timeout = Some(limit);
         self

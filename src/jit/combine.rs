@@ -246,12 +246,7 @@ impl Gen<'_, '_> {
         addr: (Value, Value),
         grp: &super::vector::Grp,
     ) -> Value {
-        let code = rc::op_code(op, t.bytes()) as i32;
-        let tbl = self.red_table();
-        let fl = MemFlagsData::new().with_notrap();
-        let at = rc::OFF_WIN + 16 * code;
-        let lo = self.b.ins().load(types::I64, fl, tbl, at);
-        let mask = self.b.ins().load(types::I64, fl, tbl, at + 8);
+        let (lo, mask) = self.dense_window(op, t);
         let lov = self.b.ins().splat(types::I64X2, lo);
         let maskv = self.b.ins().splat(types::I64X2, mask);
         let mut d = [
@@ -270,6 +265,18 @@ impl Gen<'_, '_> {
         self.window_set(lo, inside)
     }
 
+    /// The dense window of `op` on `t` from the worker's table (`RedTable::win`): its low end
+    /// and mask, two `i64` loads.
+    fn dense_window(&mut self, op: RedOp, t: ir::Type) -> (Value, Value) {
+        let code = rc::op_code(op, t.bytes()) as i32;
+        let tbl = self.red_table();
+        let fl = MemFlagsData::new().with_notrap();
+        let at = rc::OFF_WIN + 16 * code;
+        let lo = self.b.ins().load(types::I64, fl, tbl, at);
+        let mask = self.b.ins().load(types::I64, fl, tbl, at + 8);
+        (lo, mask)
+    }
+
     /// `inside` (an `i8` window test) and a window set: `lo`, the window's low end, is 0 only
     /// when the operation has none (`RedTable::win`), where the test alone would pass a
     /// null address.
@@ -285,12 +292,7 @@ impl Gen<'_, '_> {
     /// `hi` below 2^62, so `base - lo + hi` does not wrap for a `base - lo` in the window).
     /// One scalar test for a group whose lanes' addresses are known to lie in the span.
     pub(super) fn in_dense_span(&mut self, op: RedOp, t: ir::Type, base: Value, hi: i64) -> Value {
-        let code = rc::op_code(op, t.bytes()) as i32;
-        let tbl = self.red_table();
-        let fl = MemFlagsData::new().with_notrap();
-        let at = rc::OFF_WIN + 16 * code;
-        let lo = self.b.ins().load(types::I64, fl, tbl, at);
-        let mask = self.b.ins().load(types::I64, fl, tbl, at + 8);
+        let (lo, mask) = self.dense_window(op, t);
         let d0 = self.b.ins().isub(base, lo);
         let d1 = self.b.ins().iadd_imm_s(d0, hi);
         let both = self.b.ins().bor(d0, d1);
