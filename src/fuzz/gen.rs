@@ -166,7 +166,9 @@
 //!   issued by thread 0 and committed to `fz_mbar` before any thread loads ([`tcgen05`]). A
 //!   `.ws` collector buffer, and the collector buffer for A (`.collector::a::use`/`::lastuse`),
 //!   is used only after the same statement filled it; `.ashift` only with A in tensor memory
-//!   and M = 128 or 256, never with `::fill` or `::use`.
+//!   and M = 128 or 256, never with `::fill` or `::use`. A `.ws` A in tensor memory with
+//!   M = 64 or 32 has the same words in each of its 128/M lane groups (a function of the lane
+//!   within the group), as the multiply requires.
 //! - CTA pairs (`.cta_group::2`, a third of the `sm_100a` kernels): every `tcgen05` instruction
 //!   of the kernel that takes the qualifier has `::2` (PTX ISA §9.7.16.5), the launch is a
 //!   cluster of 2 or 4 CTAs along x (so every CTA has its peer), and the statements sit at the
@@ -214,7 +216,7 @@
 //! padded rows and im2col or four-row (`gather4`/`scatter4`) modes, `tcgen05` with block scaling
 //! (`.kind::mxf8f6f4`, `::mxf4`, `::mxf4nvf4`), `tcgen05.ld.red` (`sm_101a`/`sm_103a`
 //! only: the generator's `tcgen05` target is `sm_100a`), `.ws` zero-column masks, `.sp` with
-//! M = 64, A in tensor memory with `.ws` M = 32/64, `commit` with multicast, cluster exchanges in nested uniform code
+//! M = 64, `commit` with multicast, cluster exchanges in nested uniform code
 //! (they would need cluster-uniform conditions), `f32` atomics of values other than small
 //! integers (order-dependent rounding), the sub-byte `wmma` types, and `clusterlaunchcontrol` (the test's `NOT_GENERATED` list says why).
 
@@ -3512,6 +3514,18 @@ mod tests {
             assert!(
                 texts.iter().any(|t| t.contains(needle)),
                 "no generated kernel has '{needle}'"
+            );
+        }
+        // `tcgen05.mma.ws` with A in tensor memory at M = 64 and 32: the lane within the
+        // M-lane group its A words are a function of, and the multiply reading A at `[%t0]`.
+        for m in [32, 64] {
+            let group = format!("and.b32 %t2, %tl, {};", m - 1);
+            assert!(
+                texts.iter().any(|t| t.contains(&group)
+                    && t.lines()
+                        .any(|l| l.contains("tcgen05.mma.ws.cta_group::1.kind::")
+                            && l.contains("[%tma], [%t0], %wdb0"))),
+                "no generated kernel has tcgen05.mma.ws with A in tensor memory at M = {m}"
             );
         }
     }

@@ -118,8 +118,9 @@ impl Gen<'_> {
     /// inside `fz_wg` or in tensor memory; B through a descriptor; a random instruction
     /// descriptor with transposes, negations and saturation; at times `disable-output-lane`
     /// and `scale-input-d`; a CTA-uniform `enable-input-d`), a `tcgen05.mma.ws` (M = 32, 64 or
-    /// 128, N = 64, 128 or 256; once, or twice with `.collector::bK::fill` then `::use`,
-    /// `::lastuse` or `::discard`), a `tcgen05.mma.sp` (M = 128, metadata of meaningful fields
+    /// 128, N = 64, 128 or 256; A through a descriptor or in tensor memory, with M = 64 and 32
+    /// the same words in every M-lane group; once, or twice with `.collector::bK::fill` then
+    /// `::use`, `::lastuse` or `::discard`), a `tcgen05.mma.sp` (M = 128, metadata of meaningful fields
     /// only, in tensor memory), a `tcgen05.cp` of any shape into D's columns, or a
     /// `tcgen05.shift.down` of one 32-lane partition; and `tcgen05.commit`s it to `fz_mbar`,
     /// where every other thread arrives: the phase completes only after the operation. Every
@@ -174,12 +175,13 @@ impl Gen<'_> {
             _ => *self.rng.pick(&[8u32, 16, 24, 32, 64, 128]),
         };
         // An A in tensor memory: Layout D (M = 128) or F (M = 64) only, 8-bit or wider;
-        // with `.cta_group::2` M = 256 only (each CTA's 128 rows as Layout D).
+        // with `.cta_group::2` M = 256 only (each CTA's 128 rows as Layout D); with `.ws`
+        // any M (M = 64 and 32: row r in lane r of every M-lane group, `dup`).
         let a_tmem = matches!(round, Round::Mma | Round::Ws | Round::Sparse)
             && if pair {
                 m == 256
             } else {
-                m == 128 || (m == 64 && round == Round::Mma)
+                m == 128 || (m == 64 && round == Round::Mma) || round == Round::Ws
             }
             && !ty.sub_byte
             && self.rng.chance(40);
@@ -239,14 +241,32 @@ impl Gen<'_> {
         }
         if side {
             // A's 8 columns (the exact masks where the fill uses them), then the metadata's.
+            // A `.ws` A in tensor memory with M = 64 or 32 holds row r in lane r of each of
+            // the 128/M lane groups, copies that must agree (docs/isa-notes.md, "D layout,
+            // M = 64 and M = 32"): its words are a function of the lane within the group
+            // (`%tl` mod M; warps 0-3 store lanes `%tl`), not of the thread's data.
+            let dup = a_tmem && round == Round::Ws && m < 128;
+            if dup {
+                lines.push(format!("and.b32 %t2, %tl, {};", m - 1));
+            }
             let regs = Self::tc05_regs(16);
             for r in &regs[..8] {
-                let src = self.src_reg(Class::B32);
+                let src = if dup {
+                    let mul = self.rng.next_u32() | 1;
+                    let add = self.rng.next_u32();
+                    lines.push(format!("mad.lo.u32 {r}, %t2, {mul:#x}, {add:#x};"));
+                    lines.push(format!("shr.b32 %t1, {r}, {};", 7 + self.rng.below(17)));
+                    lines.push(format!("xor.b32 {r}, {r}, %t1;"));
+                    r.clone()
+                } else {
+                    self.src_reg(Class::B32)
+                };
                 match exact {
                     Some((or, and)) => {
                         lines.push(format!("and.b32 {r}, {src}, {and:#x};"));
                         lines.push(format!("or.b32 {r}, {r}, {or:#x};"));
                     }
+                    None if dup => {}
                     None => lines.push(format!("mov.b32 {r}, {src};")),
                 }
             }
