@@ -261,6 +261,25 @@ fn bad_case_files_exit_2_without_panicking() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("--block: 'x' is not a dimension"));
+    // A number past u32: out of range, not "not a dimension" (2^32 - 1 = 4294967295).
+    let o = ptxjit(&[
+        "run",
+        "--ptx",
+        &vector_add_ptx(),
+        "--kernel",
+        "vector_add",
+        "--grid",
+        "1",
+        "--block",
+        "99999999999",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr)
+            .contains("--block: dimension '99999999999' is out of range: more than 4294967295"),
+        "{}",
+        text(&o.stderr)
+    );
     let o = ptxjit(&["run"]);
     assert_eq!(o.status.code(), Some(2), "usage error");
     // A directory where the PTX file belongs: named, not an empty path.

@@ -148,9 +148,18 @@ pub fn parse_dims(s: &str) -> Result<Dims, String> {
     let v = s
         .split(',')
         .map(|d| {
-            d.trim()
-                .parse::<u32>()
-                .map_err(|_| format!("'{d}' is not a dimension (expected X[,Y[,Z]])"))
+            let d = d.trim();
+            d.parse::<u32>().map_err(|e| {
+                if *e.kind() == std::num::IntErrorKind::PosOverflow {
+                    format!(
+                        "dimension '{d}' is out of range: more than {} (a grid or block \
+                         dimension is a 32-bit count)",
+                        u32::MAX
+                    )
+                } else {
+                    format!("'{d}' is not a dimension (expected X[,Y[,Z]])")
+                }
+            })
         })
         .collect::<Result<Vec<u32>, String>>()?;
     Dims::from_slice(&v)

@@ -9,7 +9,7 @@
 //! declaration of a name the module defines is dropped: it names that definition.
 
 use super::LowerError;
-use crate::ptx::ast::{self, Item, Linkage};
+use crate::ptx::ast::{self, Item, Linkage, StateSpace};
 use std::borrow::Cow;
 use std::collections::HashMap;
 
@@ -27,10 +27,28 @@ pub(crate) fn resolve(m: &ast::Module) -> Result<Cow<'_, ast::Module>, LowerErro
     }
     let mut drop = vec![false; m.items.len()];
     // An `.extern` variable declaration names the definition another input gives: one
-    // variable, not two (PTX ISA §11.6.2 `.extern`). Without a definition it stays.
+    // variable, not two (PTX ISA §11.6.2 `.extern`). Without a definition it stays: sized,
+    // it is the definition (ptxas: "Unresolved extern variable 'g' in whole program
+    // compilation, ignoring extern qualifier"); unsized, it is unresolved.
     for (k, item) in m.items.iter().enumerate() {
         if let Item::Var(d) = item {
-            drop[k] = d.linkage == Linkage::Extern && defs.contains_key(d.name.name.as_str());
+            if d.linkage != Linkage::Extern {
+                continue;
+            }
+            if defs.contains_key(d.name.name.as_str()) {
+                drop[k] = true;
+            } else if unresolved(d) {
+                // ptxas: "Unresolved extern variable 'g'".
+                return Err(LowerError::new(
+                    d.name.span,
+                    format!(
+                        "unresolved extern variable '{}': no linked input defines it, and its \
+                         unsized dimension '[]' leaves its size unknown (PTX ISA §11.6.2 \
+                         '.extern')",
+                        d.name.name
+                    ),
+                ));
+            }
         }
     }
     for ks in defs.values().filter(|ks| ks.len() > 1) {
@@ -64,6 +82,23 @@ pub(crate) fn resolve(m: &ast::Module) -> Result<Cow<'_, ast::Module>, LowerErro
         !drop[k - 1]
     });
     Ok(Cow::Owned(out))
+}
+
+/// Whether `.extern` variable `d`, which no item of the module defines, cannot stand as its
+/// own definition: a `.global`/`.const` one with an unsized dimension (`[]`). An unsized
+/// `.extern .shared` array is dynamic shared memory, sized by the launch.
+fn unresolved(d: &ast::VarDecl) -> bool {
+    let open = d.array.iter().any(Option::is_none);
+    match d.space {
+        StateSpace::Global | StateSpace::Const => open,
+        StateSpace::Shared
+        | StateSpace::Reg
+        | StateSpace::Sreg
+        | StateSpace::Local
+        | StateSpace::Param
+        | StateSpace::Tex
+        | StateSpace::Generic => false,
+    }
 }
 
 /// The name an item defines: a function or kernel with a body, or a variable that is not
@@ -193,5 +228,29 @@ mod tests {
             })
             .collect();
         assert_eq!(sizes, ["c[Some(8)]", "d[]"]);
+    }
+    /// ptxas 13.5 (`--gpu-name sm_80`): an unsized `.extern .global`/`.const` array no input
+    /// defines is "Unresolved extern variable 'g'"; a sized one, or one another input
+    /// defines, loads; an unsized `.extern .shared` array is dynamic shared memory.
+    #[test]
+    fn an_unsized_extern_variable_needs_a_definition() {
+        let run = |text: &str| {
+            let m = crate::ptx::parse(&format!("{HEAD}{text}")).expect("parses");
+            resolve(&m).map(|r| r.items.len()).map_err(|e| e.message)
+        };
+        for space in [".global", ".const"] {
+            let e = run(&format!(".extern {space} .u32 g[];\n")).expect_err("unresolved");
+            assert!(e.starts_with("unresolved extern variable 'g'"), "{e}");
+            assert_eq!(run(&format!(".extern {space} .u32 g[4];\n")), Ok(1));
+            assert_eq!(
+                run(&format!(".extern {space} .u32 g[];\n{space} .u32 g[8];\n")),
+                Ok(1)
+            );
+            assert_eq!(
+                run(&format!("{space} .u32 g[8];\n.extern {space} .u32 g[];\n")),
+                Ok(1)
+            );
+        }
+        assert_eq!(run(".extern .shared .align 16 .b8 dyn[];\n"), Ok(1));
     }
 }

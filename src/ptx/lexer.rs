@@ -142,7 +142,14 @@ impl Lexer<'_> {
                     let len = c.map_or(1, char::len_utf8);
                     self.pos += len;
                     let msg = match c {
+                        Some('\u{feff}') => "unexpected byte-order mark (U+FEFF): PTX source is \
+                                              ASCII; save the file without a BOM"
+                            .to_string(),
                         Some(c) if c.is_control() => format!("unexpected character {:?}", c),
+                        Some(c) if !c.is_ascii() => format!(
+                            "unexpected non-ASCII character '{}' (U+{:04X}): PTX source is ASCII",
+                            c, c as u32
+                        ),
                         Some(c) => format!("unexpected character '{}'", c),
                         None => "unexpected byte".to_string(),
                     };

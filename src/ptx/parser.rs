@@ -382,6 +382,10 @@ impl<'a> Parser<'a> {
     /// introduced each architecture `.target` names.
     fn header(&mut self) -> Result<(Version, Vec<String>)> {
         let t = self.peek().clone();
+        if let Tok::Error(msg) = &t.tok {
+            // A lexical error (a byte-order mark, a stray character) names the real cause.
+            return Err(ParseError::new(msg.clone(), t.span));
+        }
         if self.dot_name(&t) != Some("version") {
             return Err(ParseError::new(
                 "missing '.version' directive at the start of the module (PTX ISA §11.1.2: \
