@@ -413,16 +413,8 @@ fn a_kernel_that_does_not_end_is_a_finding() {
     let c = check_case(
         &case,
         &RunOptions {
-            memcheck: false,
-            synccheck: false,
-            schedule: Default::default(),
-            lockstep: false,
-            initcheck: false,
-            racecheck: false,
-            racecheck_global: false,
-            repeat: 0,
             timeout: Some(Duration::from_secs(1)),
-            printf_to_stderr: false,
+            ..Default::default()
         },
     )
     .unwrap();
