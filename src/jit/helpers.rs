@@ -113,47 +113,111 @@ pub unsafe extern "C" fn group_access_helper(
     // SAFETY: JIT code passes its own env and a 64-byte stack buffer.
     let (env, io) = unsafe { (&*env, std::slice::from_raw_parts_mut(io, 64)) };
     let _ = state;
+    let size = (info >> 8) & 0xff;
+    // Without memcheck, initcheck and racecheck no tool hooks an access, so a lane whose
+    // address `translate_plain` resolves (this CTA's shared memory, the global arena, the
+    // parameters) is copied here; the others (faults, the reserved region, other CTAs'
+    // shared memory, local space) take the general path. Lanes go in order either way. The
+    // value's size is decided once per call.
+    let plain = env.memcheck == 0 && env.race.is_null();
+    let m = mask4 & 0xf;
+    // SAFETY: `io` is the 64-byte buffer; each lane's value area is inside it.
+    unsafe {
+        match (size as usize).min(8) {
+            1 => group_lanes::<1>(env, io, m, lane0, inst, info, plain),
+            2 => group_lanes::<2>(env, io, m, lane0, inst, info, plain),
+            4 => group_lanes::<4>(env, io, m, lane0, inst, info, plain),
+            8 => group_lanes::<8>(env, io, m, lane0, inst, info, plain),
+            _ => group_lanes::<0>(env, io, m, lane0, inst, info, false),
+        }
+    }
+}
+
+/// The lanes `m` of [`group_access_helper`] with values of `N` bytes each (`N` = 0: another
+/// size, every lane through [`group_lane_general`]): `plain` (no tool on), a lane that
+/// [`env::translate_plain`] resolves is a fixed-size copy; the others go through
+/// [`group_lane_general`].
+///
+/// # Safety
+/// `io` is the helper's 64-byte buffer, and `N` is the access's value size (at most 8).
+#[inline(always)]
+unsafe fn group_lanes<const N: usize>(
+    env: &CtaEnv,
+    io: &mut [u8],
+    mut m: u32,
+    lane0: u32,
+    inst: u32,
+    info: u32,
+    plain: bool,
+) {
+    let space = space_from_code(info & 0xff);
+    let size = (info >> 8) & 0xff;
+    let align = (info >> 16) & 0xff;
+    let write = (info >> 24) & 1 != 0;
+    while m != 0 {
+        let j = m.trailing_zeros() as usize;
+        m &= m - 1;
+        if N != 0 && plain {
+            let mut a = [0u8; 8];
+            a.copy_from_slice(&io[8 * j..8 * j + 8]);
+            let addr = u64::from_le_bytes(a);
+            if let Some(p) = env::translate_plain(env, space, addr, size, align) {
+                let v = &mut io[32 + N * j..32 + N * j + N];
+                // SAFETY: translate_plain checked that [p, p+size) is inside the space, and
+                // N <= size; `v` is N bytes of the buffer.
+                unsafe {
+                    if write {
+                        std::ptr::copy_nonoverlapping(v.as_ptr(), p, N);
+                    } else {
+                        std::ptr::copy_nonoverlapping(p, v.as_mut_ptr(), N);
+                    }
+                }
+                continue;
+            }
+        }
+        group_lane_general(env, io, j, lane0 + j as u32, inst, info);
+    }
+}
+
+/// [`group_access_helper`] for lane `lane` (slot `j` of `io`) through [`env::translate`],
+/// with initcheck's and racecheck's hooks; a fault is recorded and a load yields 0.
+#[inline(never)]
+fn group_lane_general(env: &CtaEnv, io: &mut [u8], j: usize, lane: u32, inst: u32, info: u32) {
     let space = space_from_code(info & 0xff);
     let size = (info >> 8) & 0xff;
     let align = (info >> 16) & 0xff;
     let write = (info >> 24) & 1 != 0;
     let n = (size as usize).min(8);
-    for j in 0..4 {
-        if mask4 >> j & 1 == 0 {
-            continue;
-        }
-        let mut a = [0u8; 8];
-        a.copy_from_slice(&io[8 * j..8 * j + 8]);
-        let addr = u64::from_le_bytes(a);
-        let lane = lane0 + j as u32;
-        let val = 32 + n * j;
-        match env::translate(env, space, addr, size, align, lane) {
-            Ok(p) => {
-                env::init_access(env, space, addr, size, lane, inst, init_kind(info));
-                match race_kind(info) {
-                    // SAFETY: translate checked that [p, p+size) is inside the space.
-                    AccessKind::Write => unsafe {
-                        env.race_store(lane, inst, p, size, &io[val..val + n])
-                    },
-                    kind @ (AccessKind::Read | AccessKind::Atomic) => {
-                        env.race_access(lane, inst, p, size, kind)
-                    }
-                }
-                // SAFETY: translate checked that [p, p+size) is inside the space; the value
-                // area of lane j is `n` bytes inside the 64-byte buffer.
-                unsafe {
-                    if write {
-                        std::ptr::copy_nonoverlapping(io[val..val + n].as_ptr(), p, n);
-                    } else {
-                        std::ptr::copy_nonoverlapping(p, io[val..val + n].as_mut_ptr(), n);
-                    }
+    let mut a = [0u8; 8];
+    a.copy_from_slice(&io[8 * j..8 * j + 8]);
+    let addr = u64::from_le_bytes(a);
+    let val = 32 + n * j;
+    match env::translate(env, space, addr, size, align, lane) {
+        Ok(p) => {
+            env::init_access(env, space, addr, size, lane, inst, init_kind(info));
+            match race_kind(info) {
+                // SAFETY: translate checked that [p, p+size) is inside the space.
+                AccessKind::Write => unsafe {
+                    env.race_store(lane, inst, p, size, &io[val..val + n])
+                },
+                kind @ (AccessKind::Read | AccessKind::Atomic) => {
+                    env.race_access(lane, inst, p, size, kind)
                 }
             }
-            Err(e) => {
-                env.access_fault(lane, inst, e, addr, size, align, write);
-                if !write {
-                    io[val..val + n].fill(0);
+            // SAFETY: translate checked that [p, p+size) is inside the space; the value
+            // area of lane j is `n` bytes inside the 64-byte buffer.
+            unsafe {
+                if write {
+                    std::ptr::copy_nonoverlapping(io[val..val + n].as_ptr(), p, n);
+                } else {
+                    std::ptr::copy_nonoverlapping(p, io[val..val + n].as_mut_ptr(), n);
                 }
+            }
+        }
+        Err(e) => {
+            env.access_fault(lane, inst, e, addr, size, align, write);
+            if !write {
+                io[val..val + n].fill(0);
             }
         }
     }

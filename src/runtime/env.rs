@@ -212,12 +212,27 @@ pub fn tid_table(ntid: [u32; 3]) -> (Vec<u32>, u32) {
     let stride = threads.div_ceil(32) * 32;
     let (nx, ny) = (ntid[0].max(1), ntid[1].max(1));
     let mut t = vec![0u32; 3 * stride as usize];
-    for linear in 0..threads {
-        let l = linear as usize;
-        let s = stride as usize;
-        t[l] = linear % nx;
-        t[s + l] = (linear / nx) % ny;
-        t[2 * s + l] = linear / (nx * ny);
+    // Thread `linear` is (linear % nx, linear / nx % ny, linear / (nx ny)): counted up in x,
+    // carried into y and z, without a division per thread.
+    let (tx, rest) = t.split_at_mut(stride as usize);
+    let (ty, tz) = rest.split_at_mut(stride as usize);
+    let (mut x, mut y, mut z) = (0u32, 0u32, 0u32);
+    for ((px, py), pz) in tx
+        .iter_mut()
+        .zip(ty.iter_mut())
+        .zip(tz.iter_mut())
+        .take(threads as usize)
+    {
+        (*px, *py, *pz) = (x, y, z);
+        x += 1;
+        if x == nx {
+            x = 0;
+            y += 1;
+            if y == ny {
+                y = 0;
+                z += 1;
+            }
+        }
     }
     (t, stride)
 }
@@ -827,11 +842,11 @@ impl CtaEnv {
             .stack_high
             .swap(self.stack_base, Ordering::Relaxed)
             .min(self.local_size) as usize;
-        let size = self.local_size as usize;
-        let threads = self.ntid.iter().map(|&n| n as usize).product::<usize>();
         if used == 0 || self.local_base.is_null() {
             return;
         }
+        let size = self.local_size as usize;
+        let threads = self.ntid.iter().map(|&n| n as usize).product::<usize>();
         if used == size {
             // SAFETY: the CTA's local area holds `local_size` bytes for each of its threads.
             unsafe { std::ptr::write_bytes(self.local_base, 0, threads * size) };
@@ -1335,6 +1350,72 @@ pub fn translate(
     }
 }
 
+/// [`translate`]'s common cases without a call: a `size`-byte access aligned to `align` (a
+/// power of two) at `addr` of `space` that lies inside this CTA's own shared memory, the
+/// kernel's parameters, or the global arena while memcheck's allocation check is off (a
+/// generic address resolved through the shared or parameter window, or taken as global
+/// outside the three windows). `None` for everything else (misaligned, an alignment that is
+/// not a power of two, out of bounds, the reserved region, another CTA's shared memory through
+/// a `.shared::cluster` address, local space, memcheck on), where the caller goes to
+/// [`translate`], which returns the same pointer for every access this returns one for and
+/// decides and reports the rest. Like [`translate`], a global access first performs the
+/// thread's pending reductions it may overlap (`runtime::redcombine`). Tools' hooks
+/// ([`init_access`], racecheck) are the caller's.
+#[inline]
+pub fn translate_plain(
+    env: &CtaEnv,
+    space: Space,
+    addr: u64,
+    size: u32,
+    align: u32,
+) -> Option<*mut u8> {
+    let (space, addr) = match space {
+        Space::Generic if addr.wrapping_sub(SHARED_WINDOW) < WINDOW_SIZE => {
+            (Space::Shared, addr - SHARED_WINDOW)
+        }
+        Space::Generic if addr.wrapping_sub(LOCAL_WINDOW) < WINDOW_SIZE => return None,
+        Space::Generic => match param_offset(addr) {
+            Some(off) => (Space::Param, off),
+            None => (Space::Global, addr),
+        },
+        s => (s, addr),
+    };
+    // (A mask for the alignments accesses have; any other goes to `translate`.)
+    if align > 1 && (!align.is_power_of_two() || addr & (align as u64 - 1) != 0) {
+        return None;
+    }
+    let size = size as u64;
+    match space {
+        Space::Shared => {
+            if addr >= env.shared_size || env.shared_size - addr < size {
+                return None;
+            }
+            // SAFETY: addr + size <= shared_size.
+            Some(unsafe { env.shared_base.add(addr as usize) })
+        }
+        Space::Global | Space::Const => {
+            if env.memcheck & CHECK_BOUNDS != 0 {
+                return None;
+            }
+            super::redcombine::flush_overlap(env, addr, size);
+            let off = addr.wrapping_sub(GLOBAL_BASE);
+            if addr < GLOBAL_BASE || off >= env.global_top || env.global_top - off < size {
+                return None;
+            }
+            // SAFETY: off + size <= global_top <= arena capacity.
+            Some(unsafe { env.global_base.add(off as usize) })
+        }
+        Space::Param => {
+            if addr >= env.param_size || env.param_size - addr < size {
+                return None;
+            }
+            // SAFETY: addr + size <= param_size.
+            Some(unsafe { env.param_base.add(addr as usize) })
+        }
+        Space::Local | Space::Generic => None,
+    }
+}
+
 /// The host pointer of a `size`-byte access at shared offset `addr` inside the CTA's reserved
 /// region ([`RESERVED_SMEM_BEGIN`]), or `None` where the access is not wholly inside it or
 /// the CTA has no region.
@@ -1549,6 +1630,44 @@ pub fn is_space(space: Space, addr: u64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `%tid` table against the PTX ISA's numbering (§10.4: x fastest, then y, then z)
+    /// computed with divisions, for blocks with ragged last warps and each dimension 1.
+    #[test]
+    fn tid_table_numbers_threads_x_fastest() {
+        for ntid in [
+            [1, 1, 1],
+            [32, 1, 1],
+            [5, 3, 2],
+            [7, 1, 9],
+            [1, 6, 7],
+            [3, 4, 5],
+            [33, 2, 1],
+        ] {
+            let (t, stride) = tid_table(ntid);
+            let threads = ntid[0] * ntid[1] * ntid[2];
+            assert_eq!(stride, threads.div_ceil(32) * 32);
+            assert_eq!(t.len(), 3 * stride as usize);
+            let s = stride as usize;
+            for linear in 0..stride {
+                let l = linear as usize;
+                let want = if linear < threads {
+                    [
+                        linear % ntid[0],
+                        linear / ntid[0] % ntid[1],
+                        linear / (ntid[0] * ntid[1]),
+                    ]
+                } else {
+                    [0, 0, 0]
+                };
+                assert_eq!(
+                    [t[l], t[s + l], t[2 * s + l]],
+                    want,
+                    "{ntid:?} thread {linear}"
+                );
+            }
+        }
+    }
 
     fn rec(ctaid: [u32; 3], tid: [u32; 3], addr: u64) -> FaultRecord {
         FaultRecord {

@@ -392,14 +392,15 @@ const SPARE_MAX_BYTES: usize = 1 << 20;
 
 thread_local! {
     /// The CTA buffers of this thread's last launch (`CtaBuffers::keep_spare`).
-    static SPARE: std::cell::RefCell<Option<CtaBuffers>> = const { std::cell::RefCell::new(None) };
+    static SPARE: std::cell::RefCell<Option<Box<CtaBuffers>>> = const { std::cell::RefCell::new(None) };
 }
 
 impl CtaBuffers {
     /// The buffers this thread kept from its last launch (when `reuse`), else new ones. Every
     /// CTA sets up what it uses of them as it does for buffers reused from the worker's
-    /// previous CTA (`fresh`, `start_cta`, `ClusterState::reset`).
-    fn take_spare(reuse: bool) -> CtaBuffers {
+    /// previous CTA (`fresh`, `start_cta`, `ClusterState::reset`). Boxed, so that taking and
+    /// keeping them moves a pointer, not the buffers' headers and tools' states.
+    fn take_spare(reuse: bool) -> Box<CtaBuffers> {
         reuse
             .then(|| SPARE.with(|s| s.borrow_mut().take()))
             .flatten()
@@ -414,7 +415,7 @@ impl CtaBuffers {
     /// that kernel's code leaves as it needs them (`WarpEngine::zeroed_ranges`). The local
     /// memory is dropped: within a launch only what its CTAs wrote is cleared
     /// (`CtaEnv::clear_local`).
-    fn keep_spare(mut self) {
+    fn keep_spare(mut self: Box<Self>) {
         self.local = Vec::new();
         for st in &mut self.states {
             st.clear();
@@ -882,7 +883,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     cluster,
                     mbar,
                     ..
-                } = &mut buf;
+                } = &mut *buf;
                 make_env(
                     0,
                     shared,
@@ -938,7 +939,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                     tmem,
                     cluster,
                     mbar,
-                } = &mut buf;
+                } = &mut *buf;
                 fresh(shared, shared_init, local, true);
                 reset_uses(tmem, mbar);
                 if race_sink.is_some() {
@@ -1017,7 +1018,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 tmem,
                 cluster,
                 mbar,
-            } = &mut buf;
+            } = &mut *buf;
             fresh(shared, shared_init, local, false);
             cluster.reset(
                 &[shared.as_mut_ptr() as *mut u8],
