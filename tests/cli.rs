@@ -385,7 +385,8 @@ fn dump_of_an_unknown_buffer_names_the_option() {
 }
 
 /// `--timeout` past what a deadline can hold (a launch panicked adding it to the clock) and
-/// `--png` sizes that cannot fit the buffer are errors before the launch that say why.
+/// `--png` sizes that cannot fit the buffer (its `len`, or its `.npy` file's count) are
+/// errors before the launch that say why.
 #[test]
 fn bad_timeout_and_png_options_say_what_is_wrong() {
     let d = scratch("bad_options");
@@ -409,6 +410,16 @@ fn bad_timeout_and_png_options_say_what_is_wrong() {
             "error: --png 'c=x.png:3x1x1': 3x1x1 is 3 elements; buffer 'c' has 4",
         ),
         (
+            // A buffer sized by its .npy file (no `len`): the file's header tells its count.
+            vec![
+                "run",
+                "ptx-tests/kernels/saxpy/saxpy.toml",
+                "--png",
+                "y=never_written.png:3x1x1",
+            ],
+            "error: --png 'y=never_written.png:3x1x1': 3x1x1 is 3 elements; buffer 'y' has 100000",
+        ),
+        (
             vec!["run", case, "--png", "c=x.png:2x2"],
             "error: --png 'c=x.png:2x2': the size '2x2' has 2 of the 3 numbers",
         ),
@@ -425,6 +436,34 @@ fn bad_timeout_and_png_options_say_what_is_wrong() {
             !stdout.contains("PASS"),
             "{args:?} ran the launch: {stdout}"
         );
+    }
+}
+
+/// The ad-hoc launch options given with a case file are an error before anything runs, not
+/// silently ignored (the case would run with its own grid, block, kernel and arguments).
+#[test]
+fn ad_hoc_options_with_a_case_file_are_refused() {
+    for args in [
+        &["--grid", "8"][..],
+        &["--block", "64"],
+        &["--kernel", "other"],
+        &["--arg", "u32=1"],
+        &["--shared-bytes", "16"],
+        &["--max-dynamic-shared-bytes", "65536"],
+        &["--expect", "y=y.npy"],
+    ] {
+        let mut all = vec!["run", "ptx-tests/kernels/saxpy/saxpy.toml"];
+        all.extend_from_slice(args);
+        let o = ptxjit(&all);
+        let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {stdout}{stderr}");
+        assert!(
+            stderr.contains("cannot be used with")
+                && stderr.contains("CASE.toml")
+                && stderr.contains(args[0]),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stdout.contains("PASS"), "{args:?} ran the case: {stdout}");
     }
 }
 

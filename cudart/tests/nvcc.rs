@@ -1346,8 +1346,10 @@ fn cuda_cpp_programs_check_themselves_on_both_engines() {
 /// memory prefetched to the device and back) and intrinsics_pitch_heap (integer intrinsics
 /// against the host's definitions, CAS and 64-bit atomics, warp votes and
 /// `__reduce_add_sync`, the device heap, pitched 2D copies and memsets on a stream,
-/// `cudaLaunchKernelEx`); each result checked against the host's. The device `printf` line
-/// of each is on stdout, formatted as C formats it, and stderr is empty.
+/// `cudaLaunchKernelEx`) and user_kernels (the ptx-tests kernels warp_scan, spmv_csr,
+/// stencil2d and bitonic_sort launched with `<<<...>>>`); each result checked against the
+/// host's. The `printf` line of each is on stdout, formatted as C formats it, and stderr is
+/// empty.
 #[test]
 fn a_new_users_programs_check_themselves_on_both_engines() {
     let Some((nvcc, libs)) = toolchain() else {
@@ -1361,6 +1363,10 @@ fn a_new_users_programs_check_themselves_on_both_engines() {
         (
             "intrinsics_pitch_heap",
             "heap i=0 s=0 big=18446744073709551615 e=1.234568e+04 g=0.0001",
+        ),
+        (
+            "user_kernels",
+            "user_kernels scan=3000 spmv_nnz=7937 stencil=3150 sort=1536",
         ),
     ] {
         let src =

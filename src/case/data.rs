@@ -188,6 +188,37 @@ pub fn random(dtype: DType, count: usize, r: &Random) -> Result<Vec<u8>, String>
     Ok(out)
 }
 
+/// A buffer's element count as far as it can be told without reading its data: the
+/// declared `len`, the count of `values`, a `.bin` file's size over the element size, or the
+/// product of a `.npy` file's shape from its header. `None` where it cannot be told (an
+/// unreadable file, a bad header, a `.bin` size that is no whole number of elements): loading
+/// the buffer reports that.
+pub fn known_len(dtype: DType, len: Option<u64>, init: Option<&Init>, base: &Path) -> Option<u64> {
+    if len.is_some() {
+        return len;
+    }
+    match init? {
+        Init::Values(vs) => Some(vs.len() as u64),
+        Init::File(f) => {
+            let path = base.join(f);
+            match path.extension().and_then(|e| e.to_str()) {
+                Some("npy") => {
+                    let file = std::fs::File::open(&path).ok()?;
+                    let npy = npyz::NpyFile::new(std::io::BufReader::new(file)).ok()?;
+                    npy.shape().iter().try_fold(1u64, |n, &d| n.checked_mul(d))
+                }
+                Some("bin") => {
+                    let bytes = std::fs::metadata(&path).ok()?.len();
+                    let size = dtype.size() as u64;
+                    (bytes % size == 0).then_some(bytes / size)
+                }
+                _ => None,
+            }
+        }
+        Init::Fill(_) | Init::Iota(_) | Init::Random(_) => None,
+    }
+}
+
 /// Read a `.npy` (dtype must match) or `.bin` (raw little-endian) file as buffer bytes.
 pub fn read_file(path: &Path, dtype: DType) -> Result<Vec<u8>, String> {
     let shown = path.display();

@@ -85,6 +85,10 @@ Ad-hoc launch (instead of CASE.toml):
                --arg buf:x:f32:1024=iota --arg buf:y:f32:1024=fill:1.5 --dump y=y.npy";
 
 /// `ptxjit run`.
+///
+/// The ad-hoc launch options each conflict with `CASE.toml` as well as requiring `--ptx`:
+/// clap does not check `requires` when the required argument (`--ptx`) conflicts with one
+/// that was given (the case), so `run case.toml --grid 8` would otherwise ignore `--grid`.
 #[derive(Args, Debug)]
 #[command(after_help = ADHOC_HELP)]
 pub struct RunArgs {
@@ -152,6 +156,7 @@ pub struct RunArgs {
         long,
         value_name = "NAME",
         requires = "ptx",
+        conflicts_with = "case",
         help_heading = "Ad-hoc launch"
     )]
     pub kernel: Option<String>,
@@ -160,6 +165,7 @@ pub struct RunArgs {
         long,
         value_name = "X[,Y[,Z]]",
         requires = "ptx",
+        conflicts_with = "case",
         help_heading = "Ad-hoc launch"
     )]
     pub grid: Option<String>,
@@ -168,6 +174,7 @@ pub struct RunArgs {
         long,
         value_name = "X[,Y[,Z]]",
         requires = "ptx",
+        conflicts_with = "case",
         help_heading = "Ad-hoc launch"
     )]
     pub block: Option<String>,
@@ -176,6 +183,7 @@ pub struct RunArgs {
         long,
         value_name = "N",
         requires = "ptx",
+        conflicts_with = "case",
         help_heading = "Ad-hoc launch"
     )]
     pub shared_bytes: Option<u32>,
@@ -185,6 +193,7 @@ pub struct RunArgs {
         long,
         value_name = "N",
         requires = "ptx",
+        conflicts_with = "case",
         help_heading = "Ad-hoc launch"
     )]
     pub max_dynamic_shared_bytes: Option<u32>,
@@ -193,6 +202,7 @@ pub struct RunArgs {
         long = "arg",
         value_name = "SPEC",
         requires = "ptx",
+        conflicts_with = "case",
         help_heading = "Ad-hoc launch",
         allow_hyphen_values = true
     )]
@@ -203,6 +213,7 @@ pub struct RunArgs {
         long,
         value_name = "NAME=FILE[:TOLERANCE]",
         requires = "ptx",
+        conflicts_with = "case",
         help_heading = "Ad-hoc launch"
     )]
     pub expect: Vec<String>,

@@ -159,7 +159,8 @@ fn parse_outputs(a: &RunArgs, case: &Case) -> Result<Outputs, CaseError> {
             )));
         }
     }
-    // What can be told before the launch: the element type, and the count where `len` says it.
+    // What can be told before the launch: the element type, and the count where `len`, the
+    // `values` or the data file's header or size says it.
     for (arg, p) in a.png.iter().zip(&o.pngs) {
         let b = &case.spec.buffers[&p.buffer];
         let bad = |m: String| CaseError::Case(format!("--png '{arg}': {m}"));
@@ -170,7 +171,8 @@ fn parse_outputs(a: &RunArgs, case: &Case) -> Result<Outputs, CaseError> {
             )));
         }
         let n = u64::from(p.width) * u64::from(p.height) * u64::from(p.channels);
-        if let Some(len) = b.len.filter(|&l| l != n) {
+        let len = crate::case::data::known_len(b.dtype, b.len, b.init.as_ref(), &case.dir);
+        if let Some(len) = len.filter(|&l| l != n) {
             return Err(bad(format!(
                 "{}x{}x{} is {n} elements; buffer '{}' has {len} (the image must cover it exactly)",
                 p.width, p.height, p.channels, p.buffer

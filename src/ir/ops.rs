@@ -305,7 +305,11 @@ op_table! {
     /// at generic addresses). Each active lane records CUDA's assertion message and a fault
     /// (`runtime::env::FaultKind::Assert`, the launch's error); the lowering ends the thread
     /// after it, as the GPU's trap does, while the other threads run on so that each failing
-    /// thread's message is printed (in order of CTA and thread, when the launch ends).
+    /// thread's message is printed (in order of CTA and thread, when the launch ends). They
+    /// run on for a grace period only: `PTXJIT_ASSERT_GRACE` seconds (default 1, `0`: none;
+    /// `runtime::env::assert_grace`) after the launch's first failed assertion, the CTAs still
+    /// running stop, as a GPU's trap ends the grid, so threads left waiting for one the
+    /// assertion ended do not run on until a time limit.
     ["CUDA C++ Programming Guide, Assertion"] AssertFail {} => "assertfail";
     /// CUDA's device `malloc(size)` / `__nv_aligned_device_malloc(size, align)`: args (size
     /// i64, align i64) → i64, a generic address in the device heap (`runtime::heap`), 0 when

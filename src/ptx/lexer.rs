@@ -98,6 +98,18 @@ impl Lexer<'_> {
         });
     }
 
+    /// How messages name the character at `self.pos`: `end of input`, `a space`, `a line
+    /// break`, or the character quoted.
+    fn next_char(&self) -> String {
+        match self.text.get(self.pos..).and_then(|s| s.chars().next()) {
+            None => "end of input".to_string(),
+            Some(' ' | '\t') => "a space".to_string(),
+            Some('\n' | '\r') => "a line break".to_string(),
+            Some(c) if c.is_control() => format!("{c:?}"),
+            Some(c) => format!("'{c}'"),
+        }
+    }
+
     fn run(&mut self) {
         while self.pos < self.bytes.len() {
             let start = self.pos;
@@ -124,7 +136,21 @@ impl Lexer<'_> {
                 }
                 b'%' | b'$' if !is_ident_continue(self.at(start + 1)) => {
                     self.pos += 1;
-                    let msg = format!("'{}' must be followed by identifier characters", b as char);
+                    let msg = format!(
+                        "'{}' must be followed by identifier characters, found {}",
+                        b as char,
+                        self.next_char()
+                    );
+                    self.push(Tok::Error(msg), start);
+                }
+                // A '.' that starts no directive or modifier name: a file cut short after
+                // `cvta.to.global.`, or `. u32`.
+                b'.' => {
+                    self.pos += 1;
+                    let msg = format!(
+                        "'.' must be followed by a directive or modifier name, found {}",
+                        self.next_char()
+                    );
                     self.push(Tok::Error(msg), start);
                 }
                 _ if is_ident_start(b) => {
@@ -456,6 +482,39 @@ mod tests {
         );
         assert_eq!(kinds("0xFFFFFFFFFFFFFFFF")[0], int(u64::MAX));
         assert_eq!(kinds("-1"), vec![Tok::Punct(b'-'), int(1), Tok::Eof]);
+    }
+
+    /// A sigil or a '.' that starts no name says what followed it: a file cut short after
+    /// `cvta.to.global.` reads "found end of input", not a bare "unexpected character".
+    #[test]
+    fn a_sigil_or_dot_without_a_name_says_what_followed() {
+        let msg = |text: &str| match tokenize(text).into_iter().find_map(|t| match t.tok {
+            Tok::Error(m) => Some(m),
+            _ => None,
+        }) {
+            Some(m) => m,
+            None => panic!("{text:?} lexed without an error"),
+        };
+        assert_eq!(
+            msg("cvta.to.global."),
+            "'.' must be followed by a directive or modifier name, found end of input"
+        );
+        assert_eq!(
+            msg("ld. u32"),
+            "'.' must be followed by a directive or modifier name, found a space"
+        );
+        assert_eq!(
+            msg("add.s32 %r1, %\n"),
+            "'%' must be followed by identifier characters, found a line break"
+        );
+        assert_eq!(
+            msg("bra $;"),
+            "'$' must be followed by identifier characters, found ';'"
+        );
+        assert_eq!(
+            msg("mov.u32 %r1, %"),
+            "'%' must be followed by identifier characters, found end of input"
+        );
     }
 
     #[test]

@@ -388,8 +388,11 @@ impl<'a> Parser<'a> {
         }
         if self.dot_name(&t) != Some("version") {
             return Err(ParseError::new(
-                "missing '.version' directive at the start of the module (PTX ISA §11.1.2: \
-                 every module begins with '.version' and '.target')",
+                format!(
+                    "missing '.version' directive at the start of the module (PTX ISA §11.1.2: \
+                     every module begins with '.version' and '.target'), found {}",
+                    self.describe(&t)
+                ),
                 t.span,
             ));
         }
@@ -409,10 +412,17 @@ impl<'a> Parser<'a> {
             ));
         }
         let t = self.peek().clone();
+        if let Tok::Error(msg) = &t.tok {
+            return Err(ParseError::new(msg.clone(), t.span));
+        }
         if self.dot_name(&t) != Some("target") {
-            // ptxas: "Missing .target directive at start of file".
+            // ptxas: "Missing .target directive at start of file". The token found there is
+            // named: a stray word after the version number, another directive, the end.
             return Err(ParseError::new(
-                "missing '.target' directive after '.version' (PTX ISA §11.1.3)",
+                format!(
+                    "missing '.target' directive after '.version' (PTX ISA §11.1.3), found {}",
+                    self.describe(&t)
+                ),
                 t.span,
             ));
         }

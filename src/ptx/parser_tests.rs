@@ -1211,6 +1211,17 @@ fn module_header_is_checked_as_ptxas_checks_it() {
     // ptxas: "Missing .target directive at start of file".
     assert!(e(".version 8.0\n.address_size 64\n")
         .starts_with("h.ptx:2:1: missing '.target' directive after '.version'"));
+    // The token found in its place is named: a stray word, a second number, the end.
+    assert_eq!(
+        e(".version 8.0\nfoo\n.target sm_80\n"),
+        "h.ptx:2:1: missing '.target' directive after '.version' (PTX ISA §11.1.3), found 'foo'"
+    );
+    assert!(e(".version 8.0 sm_80\n.target sm_80\n").starts_with(
+        "h.ptx:1:14: missing '.target' directive after '.version' (PTX ISA §11.1.3), found 'sm_80'"
+    ));
+    assert!(e(".version 8.0\n.address_size 64\n").ends_with("found '.address_size'"));
+    assert!(e(".version 8.0\n").ends_with("found end of input"));
+    assert!(e(".entry k() { ret; }").ends_with("found '.entry'"));
     // ptxas: "PTX .version 7.0 does not support .target sm_90".
     assert_eq!(
         e(".version 7.0\n.target sm_90\n"),
