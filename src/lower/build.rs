@@ -5,7 +5,7 @@ use crate::ir::{self, Op, SrcLoc, Type};
 use crate::ptx::ast::{self, StateSpace};
 use crate::ptx::span::{SourceMap, Span};
 use crate::ptx::target::{Header, Version};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The bytes of `.const` data one module may hold: the constant bank's 64 KiB (CUDA's
 /// `totalConstMem`).
@@ -846,8 +846,8 @@ pub(crate) struct Builder<'a> {
     /// `Globals::header` of the module.
     pub header: Header,
     pub vars: Vec<Type>,
-    /// Scopes of register names → variable.
-    pub scopes: Vec<HashMap<String, Var>>,
+    /// Scopes of register names → variable, innermost last.
+    pub scopes: Vec<Scope>,
     pub syms: HashMap<String, Sym>,
     pub blocks: Vec<PBlockData>,
     pub cur: PBlock,
@@ -1111,6 +1111,164 @@ fn ptx_type_name(t: ast::ScalarType) -> String {
     format!("{t:?}").to_lowercase()
 }
 
+/// The register names of one `{ }` scope (PTX ISA §5.4): the names declared one by one
+/// (vector components and `.b128` halves included, `lower::vregs`, `lower::decode::wide`)
+/// and the parameterized declarations `.reg .T %r<N>` (§5.4.6), kept as ranges: a
+/// parameterized scalar declaration gets a variable only for the names of the range that the
+/// scope's instructions mention (`declare`), so that what lowering costs follows the
+/// registers a kernel uses, not the number it declares.
+#[derive(Debug, Default)]
+pub struct Scope {
+    /// Name → variable: the names declared one by one, and the names of the ranges that the
+    /// scope's instructions mention.
+    names: HashMap<String, Var>,
+    /// The parameterized scalar declarations: (`%r`, N) declares `%r0` to `%r{N-1}`.
+    ranges: Vec<(String, u32)>,
+}
+
+impl Scope {
+    /// The variable of `name` when the scope has one for it.
+    pub fn get(&self, name: &str) -> Option<&Var> {
+        self.names.get(name)
+    }
+
+    /// Name `name` for variable `v` (replacing an earlier one).
+    pub fn insert(&mut self, name: String, v: Var) -> Option<Var> {
+        self.names.insert(name, v)
+    }
+
+    /// Forget the variable of `name`.
+    pub fn remove(&mut self, name: &str) -> Option<Var> {
+        self.names.remove(name)
+    }
+
+    /// Whether the scope declares `name`, one by one or in a range (used or not).
+    pub fn contains_key(&self, name: &str) -> bool {
+        self.names.contains_key(name)
+            || self
+                .ranges
+                .iter()
+                .any(|(p, n)| member(p, *n, name).is_some())
+    }
+}
+
+/// `i` when `name` is `prefix` followed by `i < count` written as `format!("{prefix}{i}")`
+/// writes it (decimal digits, no sign, no leading zero): a name parameterized declaration
+/// `prefix<count>` declares (PTX ISA §5.4.6).
+fn member(prefix: &str, count: u32, name: &str) -> Option<u32> {
+    let digits = name.strip_prefix(prefix)?;
+    if digits.is_empty()
+        || !digits.bytes().all(|c| c.is_ascii_digit())
+        || (digits.len() > 1 && digits.starts_with('0'))
+    {
+        return None;
+    }
+    digits.parse::<u32>().ok().filter(|&i| i < count)
+}
+
+/// The smallest `i < count` for which `prefix{i}` is also a name of the range `(p, n)`
+/// (`p0` to `p{n-1}`), if any. The names of two ranges meet only where one prefix extends the
+/// other by digits `s` (no leading zero): `%r<20>` and `%r1<5>` share `%r10` to `%r14`; the
+/// first shared name of the shorter prefix's range is `s` followed by 0.
+fn range_overlap(prefix: &str, count: u32, p: &str, n: u32) -> Option<u32> {
+    if count == 0 || n == 0 {
+        return None;
+    }
+    // `s·0` as a number, when `s` is a run of digits without a leading zero.
+    let tens = |s: &str| -> Option<u64> {
+        if s.is_empty() || s.starts_with('0') || !s.bytes().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        s.parse::<u64>().ok()?.checked_mul(10)
+    };
+    if prefix == p {
+        Some(0)
+    } else if let Some(s) = p.strip_prefix(prefix) {
+        // The range `(p, n)` holds `prefix{s·j}`: the first is `s·0`.
+        tens(s).filter(|&i| i < count as u64).map(|i| i as u32)
+    } else if let Some(s) = prefix.strip_prefix(p) {
+        // `prefix{i}` is `p{s·i}`, in the range from `i = 0` when `s·0 < n`.
+        tens(s).filter(|&j| j < n as u64).map(|_| 0)
+    } else {
+        None
+    }
+}
+
+/// The name a declaration of `prefix` declares at index `i` (`prefix` itself when it is not
+/// parameterized).
+fn declared_name(prefix: &str, count: Option<u32>, i: u32) -> String {
+    match count {
+        Some(_) => format!("{prefix}{i}"),
+        None => prefix.to_string(),
+    }
+}
+
+/// The names every instruction of `stmts` (nested blocks included) mentions anywhere:
+/// operands, predicate pairs, guards; each once, in the order of their first mention. A
+/// superset of the registers the instructions look up.
+fn mentioned_names(stmts: &[ast::Statement]) -> Vec<&str> {
+    use ast::Operand;
+    fn operand<'s>(o: &'s Operand, out: &mut Vec<&'s str>, seen: &mut HashSet<&'s str>) {
+        let mut add = |n: &'s ast::Ident| {
+            if seen.insert(n.name.as_str()) {
+                out.push(n.name.as_str());
+            }
+        };
+        match o {
+            Operand::Reg { name, .. }
+            | Operand::Symbol { name, .. }
+            | Operand::Indexed { name, .. }
+            | Operand::Select { name, .. } => add(name),
+            Operand::Address { base, .. } => {
+                if let Some(b) = base {
+                    add(b);
+                }
+            }
+            Operand::PredPair(a, c) => {
+                add(a);
+                add(c);
+            }
+            Operand::Not(x, _) | Operand::Neg(x, _) => operand(x, out, seen),
+            Operand::VecPred(xs, p, _) => {
+                add(p);
+                for x in xs {
+                    operand(x, out, seen);
+                }
+            }
+            Operand::Vector(xs, _) | Operand::List(xs, _) | Operand::Bracketed(xs, _) => {
+                for x in xs {
+                    operand(x, out, seen);
+                }
+            }
+            Operand::Imm(..) | Operand::Sink(_) => {}
+        }
+    }
+    fn walk<'s>(stmts: &'s [ast::Statement], out: &mut Vec<&'s str>, seen: &mut HashSet<&'s str>) {
+        for s in stmts {
+            match s {
+                ast::Statement::Instruction(i) => {
+                    if let Some(g) = &i.guard {
+                        if seen.insert(g.pred.name.as_str()) {
+                            out.push(g.pred.name.as_str());
+                        }
+                    }
+                    for o in &i.operands {
+                        operand(o, out, seen);
+                    }
+                }
+                ast::Statement::Block(inner, _) => walk(inner, out, seen),
+                ast::Statement::Decl(_)
+                | ast::Statement::Label(_)
+                | ast::Statement::Loc { .. }
+                | ast::Statement::Directive(_) => {}
+            }
+        }
+    }
+    let (mut out, mut seen) = (vec![], HashSet::new());
+    walk(stmts, &mut out, &mut seen);
+    out
+}
+
 /// Collect the declarations in state space `space` of a body (any nesting) in order.
 /// Whether any instruction of `stmts` (nested blocks included) names `name` as an operand.
 fn mentions(stmts: &[ast::Statement], name: &str) -> bool {
@@ -1250,7 +1408,7 @@ pub(crate) fn build_kernel<'a>(
         local_top: 0,
         local_past: None,
         vars: vec![],
-        scopes: vec![HashMap::new()],
+        scopes: vec![Scope::default()],
         syms: HashMap::new(),
         blocks: vec![],
         cur: 0,
@@ -1653,9 +1811,12 @@ pub(crate) fn branch_tables(stmts: &[ast::Statement]) -> HashMap<String, Vec<ast
 }
 
 pub(crate) fn walk(b: &mut Builder, stmts: &[ast::Statement]) -> Result<(), LowerError> {
+    // The names the scope's instructions mention, found at its first parameterized
+    // declaration (`declare`).
+    let mut used: Option<Vec<&str>> = None;
     for s in stmts {
         match s {
-            ast::Statement::Decl(d) => declare(b, d)?,
+            ast::Statement::Decl(d) => declare(b, d, stmts, &mut used)?,
             ast::Statement::Label(l) => {
                 let target = b.label_block(&l.name, l.span);
                 if let Some(entry) = b.labels.get_mut(&l.name) {
@@ -1678,7 +1839,7 @@ pub(crate) fn walk(b: &mut Builder, stmts: &[ast::Statement]) -> Result<(), Lowe
                 super::decode::instruction(b, &i)?
             }
             ast::Statement::Block(inner, _) => {
-                b.scopes.push(HashMap::new());
+                b.scopes.push(Scope::default());
                 let r = walk(b, inner);
                 b.scopes.pop();
                 r?;
@@ -1689,7 +1850,15 @@ pub(crate) fn walk(b: &mut Builder, stmts: &[ast::Statement]) -> Result<(), Lowe
     Ok(())
 }
 
-fn declare(b: &mut Builder, d: &ast::VarDecl) -> Result<(), LowerError> {
+/// Lower declaration `d` of the scope whose statements are `stmts`; `used` caches the names
+/// those statements mention ([`mentioned_names`]) for the scope's parameterized scalar
+/// registers, which get a variable only for those names (see [`Scope`]).
+fn declare<'s>(
+    b: &mut Builder,
+    d: &ast::VarDecl,
+    stmts: &'s [ast::Statement],
+    used: &mut Option<Vec<&'s str>>,
+) -> Result<(), LowerError> {
     match d.space {
         StateSpace::Reg => {
             if !d.array.is_empty() {
@@ -1704,39 +1873,55 @@ fn declare(b: &mut Builder, d: &ast::VarDecl) -> Result<(), LowerError> {
             }
             let lanes = d.vector.unwrap_or(1) as usize;
             // PTX ISA §5.4: a name is declared once in a scope (ptxas: "Duplicate definition
-            // of variable '%r1'"); an inner `{ }` scope may declare it again.
-            let declared: Vec<String> = match d.count {
-                Some(n) => (0..n).map(|i| format!("{}{i}", d.name.name)).collect(),
-                None => vec![d.name.name.clone()],
+            // of variable '%r1'"); an inner `{ }` scope may declare it again. The names
+            // declared: `d.name` alone, or `d.name` followed by 0 to count − 1 (§5.4.6),
+            // compared as ranges (a kernel may declare a million registers and use a few).
+            let (prefix, count) = (d.name.name.as_str(), d.count);
+            let first_of = |n: &str| match count {
+                Some(c) => member(prefix, c, n),
+                None => (n == prefix).then_some(0),
             };
             // Component names (`lower::vregs`) exist only once a vector register has been
-            // declared: without one, neither look them up nor remove them (a kernel with
-            // `.reg .b32 %r<N>` would format 8 names per register).
+            // declared: without one, no name of the scope is one.
             let vectors = b.has_vector_regs;
             if let Some(scope) = b.scopes.last() {
-                let taken = |n: &String| {
-                    scope.contains_key(n)
-                        || (vectors
-                            && (0..4)
-                                .any(|k| scope.contains_key(&super::vregs::component_name(n, k))))
-                };
-                if let Some(n) = declared.iter().find(|n| taken(n)) {
+                let named = scope.names.keys().filter_map(|n| {
+                    let base = match vectors {
+                        true => super::vregs::component_base(n).unwrap_or(n),
+                        false => n,
+                    };
+                    first_of(base)
+                });
+                let ranged = scope.ranges.iter().filter_map(|(p, c)| match count {
+                    Some(n) => range_overlap(prefix, n, p, *c),
+                    None => member(p, *c, prefix).map(|_| 0),
+                });
+                if let Some(i) = named.chain(ranged).min() {
                     return Err(LowerError::new(
                         d.name.span,
-                        format!("register '{n}' is declared twice in this scope"),
+                        format!(
+                            "register '{}' is declared twice in this scope",
+                            declared_name(prefix, count, i)
+                        ),
                     ));
                 }
             }
             // A kernel's parameters share the scope of its body's outermost block (ptxas:
             // "Duplicate definition of variable"); an inner `{ }` block may reuse the name.
             if b.scopes.len() == 1 {
-                if let Some(n) = declared
+                let first = b
+                    .syms
                     .iter()
-                    .find(|n| matches!(b.syms.get(*n), Some(Sym::Param { .. })))
-                {
+                    .filter(|(_, s)| matches!(s, Sym::Param { .. }))
+                    .filter_map(|(n, _)| first_of(n))
+                    .min();
+                if let Some(i) = first {
                     return Err(LowerError::new(
                         d.name.span,
-                        format!("register '{n}' has the name of a parameter of this kernel"),
+                        format!(
+                            "register '{}' has the name of a parameter of this kernel",
+                            declared_name(prefix, count, i)
+                        ),
                     ));
                 }
             }
@@ -1781,6 +1966,23 @@ fn declare(b: &mut Builder, d: &ast::VarDecl) -> Result<(), LowerError> {
                     ),
                 )
             })?;
+            if let (Some(n), None) = (d.count, d.vector) {
+                // A parameterized scalar: a range in the scope, and a variable for each of its
+                // names the scope's instructions mention, in the order they first do (the
+                // others are never looked up).
+                let used = used.get_or_insert_with(|| mentioned_names(stmts));
+                for name in used.iter().filter(|u| member(prefix, n, u).is_some()) {
+                    let v = b.new_var(ty);
+                    b.decl.insert(v, d.ty);
+                    if let Some(scope) = b.scopes.last_mut() {
+                        scope.names.insert(name.to_string(), v);
+                    }
+                }
+                if let Some(scope) = b.scopes.last_mut() {
+                    scope.ranges.push((prefix.to_string(), n));
+                }
+                return Ok(());
+            }
             let names: Vec<String> = match d.count {
                 Some(n) => (0..n).map(|i| format!("{}{i}", d.name.name)).collect(),
                 None => vec![d.name.name.clone()],

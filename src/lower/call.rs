@@ -277,7 +277,7 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
     // The callee's own world: registers, labels, symbols, `ret` target.
     let after = b.new_block();
     let mut syms: HashMap<String, Sym> = b.callee_syms();
-    let mut scope: HashMap<String, Var> = HashMap::new();
+    let mut scope = build::Scope::default();
     for (name, bind) in &binds {
         match bind {
             Bind::Local(off) => {

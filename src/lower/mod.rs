@@ -27,6 +27,8 @@ mod opsize_tests;
 mod param_guard;
 mod recurse;
 mod reducible;
+#[cfg(test)]
+mod regs_tests;
 mod ssa;
 #[cfg(test)]
 mod video_tests;
@@ -119,6 +121,29 @@ pub fn lower_module(m: &ast::Module, map: &SourceMap) -> Result<ir::Module, Lowe
 
 /// [`lower_module`] after the weak definitions are resolved and the labels scoped.
 fn lower_scoped(m: &ast::Module, map: &SourceMap) -> Result<ir::Module, LowerError> {
+    lower_scoped_with(m, map, &mut |_| ())
+}
+
+/// How many variables (SSA construction's input, one per register a kernel's instructions
+/// name, and temporaries) lowering made for each kernel of `m`, in order.
+#[cfg(test)]
+pub(crate) fn variables_per_kernel(
+    m: &ast::Module,
+    map: &SourceMap,
+) -> Result<Vec<usize>, LowerError> {
+    let m = weak::resolve(m)?;
+    let m = labels::scope(&m)?;
+    let mut out = vec![];
+    lower_scoped_with(&m, map, &mut |k| out.push(k.vars.len())).map_err(labels::as_written)?;
+    Ok(out)
+}
+
+/// [`lower_scoped`], showing `seen` each kernel as built, before SSA construction.
+fn lower_scoped_with(
+    m: &ast::Module,
+    map: &SourceMap,
+    seen: &mut dyn FnMut(&build::PreKernel),
+) -> Result<ir::Module, LowerError> {
     param_guard::check(m)?;
     // Device functions by name: a definition wins over a prototype.
     let mut funcs: std::collections::HashMap<String, &ast::Function> =
@@ -151,6 +176,7 @@ fn lower_scoped(m: &ast::Module, map: &SourceMap) -> Result<ir::Module, LowerErr
                     continue;
                 };
                 let mut pre = build::build_kernel(f, body, &mut globals, map, &funcs, &graph)?;
+                seen(&pre);
                 reducible::make_reducible(&mut pre);
                 yields::add_yields(&mut pre);
                 let mut func = ssa::construct(pre)?;

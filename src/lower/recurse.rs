@@ -1240,7 +1240,7 @@ fn build_body(b: &mut Builder, k: usize) -> Result<(), LowerError> {
     let mut syms: HashMap<String, Sym> = b.callee_syms();
     // `.param` formals are frame symbols; `.reg` formals are registers, loaded from their
     // slots at entry (parameters) and stored to them at `ret` (results).
-    let mut scope: HashMap<String, Var> = HashMap::new();
+    let mut scope = build::Scope::default();
     let entry_loc = b.loc(f.name.span);
     // The formals' moves are attributed to the function's name.
     let inst = ast::Instruction {

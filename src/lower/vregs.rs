@@ -22,6 +22,13 @@ pub(crate) fn component_name(name: &str, k: usize) -> String {
     format!("{name}.{}", XYZW[k])
 }
 
+/// The vector register whose component `name` is (`%v` for `%v.y`), if `name` is a
+/// component's name.
+pub(crate) fn component_base(name: &str) -> Option<&str> {
+    let (base, k) = name.rsplit_once('.')?;
+    (k.len() == 1 && k.chars().all(|c| XYZW.contains(&c))).then_some(base)
+}
+
 /// The components of vector register `name` as the innermost declaration of `name` sees
 /// them; `None` when that declaration is not a vector register (or there is none).
 fn components(b: &Builder, name: &str) -> Option<Vec<Var>> {
