@@ -2,6 +2,7 @@
 //! interpreter and the JIT, the committed fuzz regressions, and a sample of generated kernels
 //! checked by NVIDIA's `ptxas` (skipped, saying so, where ptxas is not installed).
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -22,6 +23,23 @@ fn ptxas() -> Option<PathBuf> {
     ok.then_some(p)
 }
 
+/// ptxas's `-arch` option for a generated kernel's target.
+fn arch_of(k: &ptxjit::fuzz::gen::Kernel) -> &'static str {
+    if k.sm100a {
+        "-arch=sm_100a"
+    } else if k.sm120a {
+        "-arch=sm_120a"
+    } else if k.sm100 {
+        "-arch=sm_100"
+    } else if k.sm90a {
+        "-arch=sm_90a"
+    } else if k.sm90 {
+        "-arch=sm_90"
+    } else {
+        "-arch=sm_80"
+    }
+}
+
 #[test]
 fn generated_kernels_pass_ptxas() {
     let Some(ptxas) = ptxas() else {
@@ -38,19 +56,7 @@ fn generated_kernels_pass_ptxas() {
         let case = LaunchCase::of_kernel(&k);
         let file = dir.join(format!("{}.ptx", case_name(seed)));
         std::fs::write(&file, &case.ptx).unwrap();
-        let arch = if k.sm100a {
-            "-arch=sm_100a"
-        } else if k.sm120a {
-            "-arch=sm_120a"
-        } else if k.sm100 {
-            "-arch=sm_100"
-        } else if k.sm90a {
-            "-arch=sm_90a"
-        } else if k.sm90 {
-            "-arch=sm_90"
-        } else {
-            "-arch=sm_80"
-        };
+        let arch = arch_of(&k);
         let out = Command::new(&ptxas)
             .args([arch, "-o", "/dev/null"])
             .arg(&file)
@@ -315,6 +321,7 @@ fn smoke_differential() {
                 &v,
                 &dir,
                 Duration::from_secs(20),
+                Duration::from_secs(2),
                 false,
             );
             failures.push(format!(
@@ -427,6 +434,65 @@ fn a_kernel_that_does_not_end_is_a_finding() {
         "{:?}",
         c.error_diff
     );
+}
+
+/// Shrinking a kernel that does not end keeps to its time budget: each candidate's launches
+/// run under the shorter limit of `candidate_limit` (not the 20 s one that found it), and
+/// none starts that could not end within the budget, so the shrink ends in time (it took
+/// over 40 s for a 10 s budget when every candidate ran under the 20 s limit), still
+/// shrinks, and writes a kernel that does not end.
+#[test]
+fn shrinking_a_kernel_that_does_not_end_keeps_to_its_budget() {
+    use ptxjit::fuzz::diff::compare_with;
+    use ptxjit::fuzz::gen::Stmt;
+    use ptxjit::fuzz::{candidate_limit, shrink_and_write};
+    use std::time::Instant;
+    // A small generated kernel with no `trap` (which could end it first), led by a statement
+    // in which every thread spins on a word of the input that is never zero after `or 1`.
+    let (seed, mut k) = (0..200)
+        .map(|i| {
+            let seed = case_seed(0x5b1d, i);
+            (seed, kernel_for_seed(seed, 8))
+        })
+        .find(|(_, k)| !k.sm90 && !k.render().contains("trap"))
+        .expect("a kernel without trap");
+    k.body.insert(
+        0,
+        Stmt::Code(vec![
+            "$L__spin$ID$:".to_string(),
+            "ld.volatile.global.u32 %t0, [%gin];".to_string(),
+            "or.b32 %t0, %t0, 1;".to_string(),
+            "setp.ne.u32 %pu, %t0, 0;".to_string(),
+            "@%pu bra $L__spin$ID$;".to_string(),
+        ]),
+    );
+    let verdict = compare_with(&LaunchCase::of_kernel(&k), Duration::from_secs(1));
+    assert!(matches!(verdict, Verdict::Timeout(_)), "{verdict:?}");
+    let limit = candidate_limit(&verdict, Duration::from_secs(40));
+    assert!(limit < Duration::from_secs(20), "{limit:?}");
+    let dir = std::env::temp_dir().join(format!("ptxjit-fuzz-budget-{}", std::process::id()));
+    let budget = Duration::from_secs(10);
+    let start = Instant::now();
+    let f = shrink_and_write(
+        &k,
+        seed,
+        &verdict,
+        &dir,
+        budget,
+        Duration::from_secs(40),
+        false,
+    );
+    let took = start.elapsed();
+    let written = f.file.as_ref().map(std::fs::read_to_string);
+    let _ = std::fs::remove_dir_all(&dir);
+    // Compiles are not under the launch limit: a few seconds of slack for them.
+    assert!(took < budget + Duration::from_secs(5), "{took:?}");
+    assert!(matches!(f.verdict, Verdict::Timeout(_)), "{:?}", f.verdict);
+    assert!(f.statements.1 < f.statements.0, "{:?}", f.statements);
+    let toml = written
+        .expect("a case written")
+        .expect("the written case reads back");
+    assert!(toml.contains("time limit"), "{toml}");
 }
 
 /// A written case is a valid case file for the case library, and `ptxjit check` (interpreter
@@ -544,4 +610,234 @@ fn instruction_table_matches_ptxas_and_lowering() {
     }
     let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The instruction tokens (first word, guard removed, `;` trimmed) of `lines`.
+fn line_tokens<'a>(lines: impl IntoIterator<Item = &'a String>, into: &mut BTreeSet<String>) {
+    for l in lines {
+        let l = l.trim();
+        let l = match l.strip_prefix('@') {
+            Some(rest) => rest.split_once(char::is_whitespace).map_or("", |p| p.1),
+            None => l,
+        };
+        if let Some(tok) = l.split_whitespace().next() {
+            if !tok.ends_with(':') {
+                into.insert(tok.trim_end_matches(';').to_string());
+            }
+        }
+    }
+}
+
+/// Walks a generated kernel's tree: the tokens of every statement into `all`, and those of the
+/// statements inside a loop whose trip count differs per lane (`Trip::PerLane`, at any depth
+/// above) into `divergent_loop`.
+fn walk_tokens(
+    body: &[ptxjit::fuzz::gen::Stmt],
+    in_divergent_loop: bool,
+    all: &mut BTreeSet<String>,
+    divergent_loop: &mut BTreeSet<String>,
+) {
+    use ptxjit::fuzz::gen::{Stmt, Trip};
+    let code = |lines: &[String], all: &mut BTreeSet<String>, dl: &mut BTreeSet<String>| {
+        line_tokens(lines, all);
+        if in_divergent_loop {
+            line_tokens(lines, dl);
+        }
+    };
+    for s in body {
+        match s {
+            Stmt::Code(lines) => code(lines, all, divergent_loop),
+            Stmt::Barrier(b) => code(std::slice::from_ref(b), all, divergent_loop),
+            Stmt::Exchange { store, load } => {
+                code(store, all, divergent_loop);
+                code(load, all, divergent_loop);
+            }
+            Stmt::Exit { cond, .. } => code(&cond.setup, all, divergent_loop),
+            Stmt::If { cond, then, els } => {
+                code(&cond.setup, all, divergent_loop);
+                walk_tokens(then, in_divergent_loop, all, divergent_loop);
+                walk_tokens(els, in_divergent_loop, all, divergent_loop);
+            }
+            Stmt::Switch { setup, arms, .. } => {
+                code(setup, all, divergent_loop);
+                for a in arms {
+                    walk_tokens(a, in_divergent_loop, all, divergent_loop);
+                }
+            }
+            Stmt::Loop {
+                trip, body, brk, ..
+            } => {
+                let per_lane = matches!(trip, Trip::PerLane(_));
+                walk_tokens(body, in_divergent_loop || per_lane, all, divergent_loop);
+                if let Some(c) = brk {
+                    code(&c.setup, all, divergent_loop);
+                }
+            }
+        }
+    }
+}
+
+/// The forms the differential fuzzer must draw (a zero weight, an impossible condition or a
+/// generator edit would silently drop one): warp-synchronous points inside loops whose trip
+/// count differs per lane (`bar.warp.sync`, `shfl.sync`, `vote.sync`, `match.sync`,
+/// `redux.sync`, `activemask`, `elect.sync` on the lanes still looping), the bit-manipulation
+/// helper ops with each of their modifiers and types, and the tensor-core and asynchronous
+/// forms. Generation alone: no engine runs. The first kernels with `lop3.and`/`.or` (a form
+/// only the PTX ISA 8.2 flavours draw, which the plain ptxas sample has few of) pass ptxas
+/// where it is installed.
+#[test]
+fn required_forms_are_drawn() {
+    let ptxas = ptxas();
+    let dir = std::env::temp_dir().join(format!("ptxjit-fuzz-required-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut failures = Vec::new();
+    let (mut all, mut divergent_loop) = (BTreeSet::new(), BTreeSet::new());
+    let (mut sm100a, mut kernels, mut lop3_checked) = (0, 0, 0);
+    for i in 0..20_000u64 {
+        let seed = case_seed(0xf0f5, i);
+        let k = kernel_for_seed(seed, 40);
+        if i >= 1500 && !k.sm100a {
+            continue;
+        }
+        sm100a += usize::from(k.sm100a);
+        kernels += 1;
+        walk_tokens(&k.body, false, &mut all, &mut divergent_loop);
+        for f in &k.funcs {
+            line_tokens(f, &mut all);
+        }
+        let text = k.render();
+        if lop3_checked < 8 && (text.contains("lop3.and.") || text.contains("lop3.or.")) {
+            lop3_checked += 1;
+            if let Some(ptxas) = &ptxas {
+                let file = dir.join(format!("{}.ptx", case_name(seed)));
+                if let Some(err) = ptxas_error(ptxas, &file, &text, arch_of(&k)) {
+                    failures.push(format!("{}: ptxas: {err}", file.display()));
+                }
+            }
+        }
+        if sm100a >= 300 {
+            break;
+        }
+    }
+    if ptxas.is_none() {
+        eprintln!(
+            "SKIPPED the ptxas half: ptxas not found (set PTXAS or install ../shared/tools/ptxas)"
+        );
+    }
+    let _ = std::fs::remove_dir(&dir);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let has = |set: &BTreeSet<String>, name: &str| {
+        set.iter()
+            .any(|t| t == name || t.starts_with(&format!("{name}.")))
+    };
+    let mut missing = Vec::new();
+    for name in [
+        "bar.warp.sync",
+        "shfl.sync.up",
+        "shfl.sync.down",
+        "shfl.sync.bfly",
+        "shfl.sync.idx",
+        "vote.sync.all",
+        "vote.sync.any",
+        "vote.sync.uni",
+        "vote.sync.ballot",
+        "match.any.sync",
+        "match.all.sync",
+        "redux.sync",
+        "activemask",
+        "elect.sync",
+    ] {
+        if !has(&divergent_loop, name) {
+            missing.push(format!("{name} (inside a per-lane loop)"));
+        }
+    }
+    for name in [
+        // Helper ops, each modifier and type.
+        "prmt.b32",
+        "prmt.f4e.b32",
+        "prmt.b4e.b32",
+        "prmt.rc8.b32",
+        "prmt.ecl.b32",
+        "prmt.ecr.b32",
+        "prmt.rc16.b32",
+        "lop3.b32",
+        "lop3.and.b32",
+        "lop3.or.b32",
+        "bfe.u32",
+        "bfe.s32",
+        "bfe.u64",
+        "bfe.s64",
+        "bfi.b32",
+        "bfi.b64",
+        "shf.l.clamp.b32",
+        "shf.l.wrap.b32",
+        "shf.r.clamp.b32",
+        "shf.r.wrap.b32",
+        "brev.b32",
+        "brev.b64",
+        "popc.b32",
+        "popc.b64",
+        // Tensor-core forms.
+        "mma.sync.aligned",
+        "mma.sp.sync.aligned",
+        "mma.sp::ordered_metadata.sync.aligned",
+        "ldmatrix.sync.aligned",
+        "stmatrix.sync.aligned",
+        "movmatrix.sync.aligned",
+        "wmma.load.a.sync.aligned",
+        "wmma.load.b.sync.aligned",
+        "wmma.load.c.sync.aligned",
+        "wmma.mma.sync.aligned",
+        "wmma.store.d.sync.aligned",
+        "wgmma.fence.sync.aligned",
+        "wgmma.mma_async.sync.aligned",
+        "wgmma.mma_async.sp.sync.aligned",
+        "wgmma.commit_group.sync.aligned",
+        "wgmma.wait_group.sync.aligned",
+        "tcgen05.alloc",
+        "tcgen05.dealloc",
+        "tcgen05.relinquish_alloc_permit",
+        "tcgen05.mma",
+        "tcgen05.mma.ws",
+        "tcgen05.mma.sp",
+        "tcgen05.cp",
+        "tcgen05.shift",
+        "tcgen05.commit",
+        "tcgen05.ld",
+        "tcgen05.st",
+        "tcgen05.wait::ld",
+        "tcgen05.wait::st",
+        "tcgen05.fence::before_thread_sync",
+        "tcgen05.fence::after_thread_sync",
+        // Asynchronous copies, stores and reductions and what completes them.
+        "cp.async.ca.shared.global",
+        "cp.async.cg.shared.global",
+        "cp.async.commit_group",
+        "cp.async.wait_group",
+        "cp.async.wait_all",
+        "cp.async.mbarrier.arrive",
+        "cp.async.bulk.shared::cluster.global",
+        "cp.async.bulk.global.shared::cta",
+        "cp.async.bulk.tensor",
+        "cp.reduce.async.bulk.global.shared::cta",
+        "cp.reduce.async.bulk.tensor",
+        "cp.async.bulk.commit_group",
+        "cp.async.bulk.wait_group",
+        "cp.async.bulk.wait_group.read",
+        "st.async",
+        "red.async",
+        "mbarrier.expect_tx",
+        "mbarrier.arrive.expect_tx",
+        "mbarrier.try_wait",
+        "mbarrier.test_wait",
+        "fence.proxy.async",
+    ] {
+        if !has(&all, name) {
+            missing.push(name.to_string());
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "in {kernels} kernels ({sm100a} sm_100a) never drawn: {missing:?}"
+    );
 }

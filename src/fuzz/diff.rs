@@ -89,6 +89,22 @@ impl Verdict {
         }
     }
 
+    /// Whether an engine ran past the launch's time limit: both ([`Verdict::Timeout`]), or
+    /// one, which makes a [`MismatchKind::Outcome`] mismatch naming its timeout.
+    pub fn hit_time_limit(&self) -> bool {
+        match self {
+            Verdict::Timeout(_) => true,
+            Verdict::Mismatch {
+                kind: MismatchKind::Outcome,
+                detail,
+            } => detail.contains(TIMEOUT_OUTCOME),
+            Verdict::Agree
+            | Verdict::Rejected(_)
+            | Verdict::Deadlock(_)
+            | Verdict::Mismatch { .. } => false,
+        }
+    }
+
     /// Whether the engines agreed.
     pub fn is_agree(&self) -> bool {
         matches!(self, Verdict::Agree)
@@ -360,6 +376,10 @@ pub fn compare_with(case: &LaunchCase, timeout: Duration) -> Verdict {
     }
 }
 
+/// How [`describe`] starts a launch that ran past its time limit (`Error::kind` of
+/// `Error::Timeout`).
+const TIMEOUT_OUTCOME: &str = "launch error (timeout)";
+
 fn describe(o: &Outcome) -> String {
     match o {
         Outcome::Done(_) => "completed".to_string(),
@@ -507,5 +527,62 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    /// A time limit on one engine or both is told apart from other outcomes (the shrinker
+    /// keeps a candidate that ran past its limit only for a kernel that did not end).
+    #[test]
+    fn time_limits_are_recognised() {
+        use super::super::case::CaseBuffer;
+        // One warp spinning until `in[0]`, which stays zero, is not.
+        let spin = LaunchCase {
+            ptx: ".version 7.0\n.target sm_80\n.address_size 64\n\
+                  .visible .entry spin(.param .u64 in)\n{\n\
+                  .reg .u64 %rd<2>;\n.reg .u32 %r<2>;\n.reg .pred %p<2>;\n\
+                  ld.param.u64 %rd1, [in];\n\
+                  WAIT:\nld.volatile.global.u32 %r1, [%rd1];\nsetp.eq.u32 %p1, %r1, 0;\n\
+                  @%p1 bra WAIT;\nret;\n}\n"
+                .to_string(),
+            kernel: "spin".to_string(),
+            grid: [1, 1, 1],
+            block: [32, 1, 1],
+            shared_bytes: 0,
+            args: vec![CaseArg::Buffer("in".to_string())],
+            buffers: vec![CaseBuffer {
+                name: "in".to_string(),
+                len: 1,
+                init: None,
+            }],
+            textures: vec![],
+            tensor_maps: vec![],
+            cluster: None,
+            lockstep: false,
+        };
+        let timeout = run_engine(&spin, Engine::Interp, Duration::from_millis(200));
+        assert!(
+            matches!(&timeout, Outcome::LaunchError(Error::Timeout(..))),
+            "{timeout:?}"
+        );
+        let case = LaunchCase::of_kernel(&generate(&mut Rng::seeded(1), GenConfig { size: 4 }));
+        let done = Outcome::Done(vec![vec![0; 4]]);
+        let other = Outcome::LaunchError(Error::Argument("no buffer".to_string()));
+        let both = compare_outcomes(&case, &timeout, &timeout);
+        assert!(matches!(both, Verdict::Timeout(_)) && both.hit_time_limit());
+        for (a, b) in [(&timeout, &done), (&done, &timeout), (&other, &timeout)] {
+            let v = compare_outcomes(&case, a, b);
+            assert!(
+                matches!(
+                    v,
+                    Verdict::Mismatch {
+                        kind: MismatchKind::Outcome,
+                        ..
+                    }
+                ) && v.hit_time_limit(),
+                "{v:?}"
+            );
+        }
+        let v = compare_outcomes(&case, &other, &done);
+        assert!(!v.is_agree() && !v.hit_time_limit(), "{v:?}");
+        assert!(!compare_outcomes(&case, &done, &done).hit_time_limit());
     }
 }

@@ -981,6 +981,7 @@ impl Gen<'_> {
     fn stmt(&mut self, ctx: Ctx) -> Stmt {
         self.budget = self.budget.saturating_sub(1);
         let collective_ok = ctx.uniform && !self.exited;
+        let in_divergent_loop = self.counters.iter().any(|&uniform| !uniform);
         let weights: Vec<u32> = WHATS
             .iter()
             .map(|&(w, weight)| {
@@ -1039,6 +1040,11 @@ impl Gen<'_> {
                 };
                 match (ok, w) {
                     (false, _) => 0,
+                    // Warp-synchronous points inside loops that are not CTA-uniform (a
+                    // per-lane trip count, a divergent `break`, divergent code around), where
+                    // the lanes that meet there change from iteration to iteration: four
+                    // times as often as elsewhere.
+                    (true, What::WarpVote | What::WarpExchange) if in_divergent_loop => 4 * weight,
                     // The `sm_120a` kernels (3.5% of all) are the only ones with the
                     // block-scaled sparse forms: twice the `mma.sp` there.
                     (true, What::MmaSp) if self.sm120a => 2 * weight,
@@ -1247,7 +1253,34 @@ impl Gen<'_> {
         let ty = *self.rng.pick(f.tys);
         let mods: Vec<&str> = f.mods.iter().map(|g| *self.rng.pick::<&str>(g)).collect();
         let g = self.guard();
+        // `lop3.BoolOp` needs PTX ISA 8.2: the `sm_90a` and `sm_100` flavours' headers.
+        if f.op == "lop3" && (self.sm90a || self.sm100) && self.rng.chance(40) {
+            return format!("{g}{}", self.lop3_bool());
+        }
         format!("{g}{}", self.form_instance(f, ty, &mods))
+    }
+
+    /// `lop3.BoolOp.b32 d|p, a, b, c, immLut, q` (PTX ISA §9.7.8.6, PTX ISA 8.2): `d` is the
+    /// table's function of `a`, `b`, `c`; `p` is `(d != 0) BoolOp q`.
+    fn lop3_bool(&mut self) -> String {
+        let op = *self.rng.pick(&["and", "or"]);
+        let d = self.data_reg(Class::B32);
+        let p = self.data_reg(Class::Pred);
+        let a = self.src_reg(Class::B32);
+        let mut bc = Vec::new();
+        for _ in 0..2 {
+            bc.push(if self.rng.chance(30) {
+                self.imm(Class::B32)
+            } else {
+                self.src_reg(Class::B32)
+            });
+        }
+        let lut = self.rng.range(0, 255);
+        let q = self.src_reg(Class::Pred);
+        format!(
+            "lop3.{op}.b32 {d}|{p}, {a}, {}, {}, 0x{lut:02x}, {q};",
+            bc[0], bc[1]
+        )
     }
 
     /// One instruction of form `f` with type `ty` and one modifier per group (`mods`), with

@@ -158,30 +158,63 @@ pub fn headline(v: &Verdict) -> String {
     }
 }
 
-/// Shrinks the failing kernel of `case_seed` (run in lockstep order or not) and writes it to
-/// `out` as a regression case.
+/// The time limit of each launch of a shrinking candidate, for a failure whose comparison took
+/// `original` (every launch of it, both engines).
+///
+/// A candidate is the failing kernel with less in it, so it needs no more time than the
+/// original did: twice the original comparison and a second more (at most
+/// [`diff::TIMEOUT`]), past which it is not the same failure. A kernel that did not end
+/// ([`Verdict::Timeout`]) ran to the limit, so its time says nothing: its candidates get a
+/// tenth of [`diff::TIMEOUT`] (2 s), far past what a generated kernel that ends needs (the
+/// slowest of 150 default-size cases took about a second on both engines together, compiles
+/// included, on a loaded two-core host), and a candidate that runs past it on both engines
+/// counts as not ending.
+pub fn candidate_limit(verdict: &Verdict, original: Duration) -> Duration {
+    match verdict {
+        Verdict::Timeout(_) => diff::TIMEOUT / 10,
+        Verdict::Agree | Verdict::Rejected(_) | Verdict::Deadlock(_) | Verdict::Mismatch { .. } => {
+            (original * 2 + Duration::from_secs(1)).min(diff::TIMEOUT)
+        }
+    }
+}
+
+/// Shrinks the failing kernel of `case_seed` (run in lockstep order or not), whose comparison
+/// took `original`, and writes it to `out` as a regression case.
+///
+/// The shrink keeps to `shrink_time`: each candidate's launches run under
+/// [`candidate_limit`], and a candidate is tried only while three such launches (the
+/// interpreter and both JIT tiers) fit in what is left of it. A candidate that ran past its
+/// limit on an engine is the same failure only for a kernel that did not end.
 pub fn shrink_and_write(
     kernel: &Kernel,
     case_seed: u64,
     verdict: &Verdict,
     out: &Path,
     shrink_time: Duration,
+    original: Duration,
     lockstep: bool,
 ) -> Find {
     let before = shrink::count(&kernel.body);
+    let limit = candidate_limit(verdict, original);
+    let timeout_finding = matches!(verdict, Verdict::Timeout(_));
+    // The verdict of the last candidate kept, the shrunk kernel's (its detail names the final
+    // buffer words); the original one where no candidate was kept.
+    let mut last = None;
     let (small, tried) = shrink::shrink(
         kernel,
-        |v| diff::compare(&LaunchCase::of_kernel_in(v, lockstep)).same_failure(verdict),
+        |v| {
+            let got = diff::compare_with(&LaunchCase::of_kernel_in(v, lockstep), limit);
+            let same = got.same_failure(verdict) && (timeout_finding || !got.hit_time_limit());
+            if same {
+                last = Some(got);
+            }
+            same
+        },
         shrink_time,
+        limit * 3,
     );
     let case = LaunchCase::of_kernel_in(&small, lockstep);
-    // The verdict of the shrunk kernel (its detail names the final buffer words).
-    let final_verdict = diff::compare(&case);
-    let final_verdict = if final_verdict.same_failure(verdict) {
-        final_verdict
-    } else {
-        verdict.clone()
-    };
+    let final_verdict = last.unwrap_or_else(|| verdict.clone());
     let after = shrink::count(&small.body);
     let detail = match &final_verdict {
         Verdict::Mismatch { detail, .. }
@@ -193,7 +226,7 @@ pub fn shrink_and_write(
     let comment = format!(
         "Differential-fuzzing regression: {}.\n\
          Found by `ptxjit fuzz` (case seed {case_seed:#018x}); shrunk from {before} to {after} \
-         statements ({tried} candidates tried).\n\
+         statements ({tried} candidates tried, each launch limited to {limit:?}).\n\
          No [expect] tables: the check is that the interpreter and the JIT agree bit for bit on \
          every buffer and on faults.\n\
          Run: ptxjit check {}.toml   (tests/ptx_tests.rs runs it as a check:: trial; \
@@ -248,7 +281,9 @@ pub fn fuzz(opts: &FuzzOptions, mut progress: impl FnMut(Progress)) -> Summary {
         }
         s.cases += 1;
         if !opts.emit_only {
+            let compared = Instant::now();
             let verdict = diff::compare(&case);
+            let original = compared.elapsed();
             if !verdict.is_agree() {
                 progress(Progress {
                     cases: s.cases,
@@ -262,6 +297,7 @@ pub fn fuzz(opts: &FuzzOptions, mut progress: impl FnMut(Progress)) -> Summary {
                     &verdict,
                     &opts.out,
                     opts.shrink_time,
+                    original,
                     opts.lockstep,
                 ));
                 if !opts.keep_going {

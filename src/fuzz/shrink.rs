@@ -173,20 +173,23 @@ fn variants(k: &Kernel) -> Vec<Kernel> {
     out
 }
 
-/// Shrinks `k` while `fails` holds for the result, for at most `budget` time. `fails(k)` must be
-/// true for the input. Returns the smallest failing kernel found and how many candidates were
-/// tried.
+/// Shrinks `k` while `fails` holds for the result, within `budget`: a candidate is tried only
+/// while `per_candidate` (the most one call of `fails` can take) still fits in what is left,
+/// so the whole shrink ends within `budget` when every call keeps to `per_candidate`. `fails(k)`
+/// must be true for the input. Returns the smallest failing kernel found and how many
+/// candidates were tried.
 pub fn shrink(
     k: &Kernel,
     mut fails: impl FnMut(&Kernel) -> bool,
     budget: Duration,
+    per_candidate: Duration,
 ) -> (Kernel, usize) {
     let start = Instant::now();
     let mut best = k.clone();
     let mut tried = 0;
     'outer: loop {
         for v in variants(&best) {
-            if start.elapsed() > budget {
+            if start.elapsed() + per_candidate > budget {
                 break 'outer;
             }
             tried += 1;
@@ -237,7 +240,39 @@ mod tests {
         if !has(&k.body) {
             return;
         }
-        let (small, _) = shrink(&k, |v| has(&v.body), Duration::from_secs(30));
+        let (small, _) = shrink(
+            &k,
+            |v| has(&v.body),
+            Duration::from_secs(30),
+            Duration::ZERO,
+        );
         assert_eq!(count(&small.body), 1, "{:#?}", small.body);
+    }
+
+    /// A candidate is tried only while its cost still fits in the budget: with each one
+    /// taking `cost`, at most `budget / cost` run and the shrink ends within the budget (where
+    /// the old check, made before each candidate against the budget alone, started one more
+    /// once the budget was nearly spent and ended up to a candidate's cost past it).
+    #[test]
+    fn candidates_stay_within_the_budget() {
+        let k = generate(&mut Rng::seeded(11), GenConfig { size: 60 });
+        let (cost, budget) = (Duration::from_millis(200), Duration::from_millis(1100));
+        let start = Instant::now();
+        let (_, tried) = shrink(
+            &k,
+            |_| {
+                std::thread::sleep(cost);
+                true
+            },
+            budget,
+            cost,
+        );
+        let took = start.elapsed();
+        // Candidate n starts at n · cost or later and must end by the budget: n ≤ 4.
+        assert!((1..=5).contains(&tried), "{tried} candidates");
+        assert!(
+            took <= budget + cost / 2,
+            "{took:?} for a budget of {budget:?}"
+        );
     }
 }
