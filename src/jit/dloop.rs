@@ -26,7 +26,7 @@ use super::vector::{vty, GVal};
 use crate::ir::{self, Effect, Terminator};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types;
-use cranelift_codegen::ir::{Block as CBlock, InstBuilder, Value};
+use cranelift_codegen::ir::{Block as CBlock, InstBuilder, StackSlotData, StackSlotKind, Value};
 use cranelift_frontend::Variable;
 use std::collections::HashMap;
 
@@ -339,6 +339,7 @@ impl Gen<'_, '_> {
             .b
             .ins()
             .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, limit, end);
+        self.keep_before_loop(fits);
         Some((fits, insts))
     }
 
@@ -370,6 +371,7 @@ impl Gen<'_, '_> {
             }
             let base = self.uniform_get(b, first)?;
             let ok = self.in_dense_span(op, t, base, hi);
+            self.keep_before_loop(ok);
             out.push(Span {
                 inst: i,
                 off,
@@ -378,6 +380,20 @@ impl Gen<'_, '_> {
             });
         }
         Ok(out)
+    }
+
+    /// Makes the loop-invariant test `x` (`i8`) where it is built, before the decided loop:
+    /// a store of it to a scratch stack slot is a use in place. Cranelift computes a pure
+    /// value at its first use and makes the cheap operations with an immediate (`iadd_imm`,
+    /// `band_imm`, `iconst` …) again in every block that uses them, so a test built from
+    /// them and first read in the trip was computed again in every trip.
+    fn keep_before_loop(&mut self, x: Value) {
+        let ss = self.b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            1,
+            0,
+        ));
+        self.b.ins().stack_store(self.ptr, x, ss, 0);
     }
 
     /// The decided loop's [`Span`] of combined reduction `i` where the trip's fast groups,

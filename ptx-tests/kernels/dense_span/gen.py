@@ -87,23 +87,27 @@ case(
     wbins,
 )
 
-# evict_bins: 2 CTAs of 128 threads (8 full warps), 12 trips. Bytes 0..15 (bin 5 one in
-# four); the second reduction's byte offsets are 4 * (0..15) (keyed hits inside the dense
-# window once it is made), except, in trips 6 and 9, lane 3 of every warp adds at
-# 4096 + 20: the slot of bin 5 (1024 slots of 4 bytes), whose miss evicts it and ends the
-# window with bin 5's adds still to come in later groups and trips.
+# evict_bins: 2 CTAs of 128 threads (8 full warps), 12 trips. Random bytes, bin 5 one in
+# four, lanes 0 and 1 of a warp's first trip 0 and 255 (so its first dense window, made at
+# the 16th miss, covers all 256 bins: the first reduction's span); the second reduction's
+# byte offsets are 4 * (0..255) (inside the window), except, in trips 6 and 9, lane 3 of
+# every warp adds at 4096 + 20: the slot of bin 5 (1024 slots of 4 bytes), whose miss
+# evicts it and ends the window with bin 5's adds still to come in later groups and trips.
 E_CTAS, E_BLOCK = 2, 128
 E_THREADS = E_CTAS * E_BLOCK
 E_N = E_THREADS * 12
 erng = random.Random(20261208)
-edata = [5 if erng.randrange(4) == 0 else erng.randrange(16) for _ in range(E_N)]
+edata = [5 if erng.randrange(4) == 0 else erng.randrange(256) for _ in range(E_N)]
+for i in range(E_THREADS):
+    if i % 32 < 2:
+        edata[i] = 255 * (i % 32)
 eoffs = []
 for i in range(E_N):
     trip = i // E_THREADS
     if trip in (6, 9) and i % 32 == 3:
         eoffs.append(4096 + 20)
     else:
-        eoffs.append(4 * erng.randrange(16))
+        eoffs.append(4 * erng.randrange(256))
 evbins = [0] * 2048
 for i in range(E_N):
     evbins[edata[i]] += 1
