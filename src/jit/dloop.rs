@@ -388,11 +388,9 @@ impl Gen<'_, '_> {
     /// `band_imm`, `iconst` …) again in every block that uses them, so a test built from
     /// them and first read in the trip was computed again in every trip.
     fn keep_before_loop(&mut self, x: Value) {
-        let ss = self.b.create_sized_stack_slot(StackSlotData::new(
-            StackSlotKind::ExplicitSlot,
-            1,
-            0,
-        ));
+        let ss =
+            self.b
+                .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 1, 0));
         self.b.ins().stack_store(self.ptr, x, ss, 0);
     }
 

@@ -92,7 +92,6 @@ impl Gen<'_, '_> {
             return Err(format!("{i}: atomic with {} operands", args.len()));
         }
 
-
         // A combined reduction (`combine.rs`) whose active lanes all lie in its operation's
         // dense window: each adds into its slot, without the window check (the window lies
         // in the accessible arena and the test keeps the alignment) or a key compare.
