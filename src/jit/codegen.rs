@@ -306,6 +306,11 @@ pub(super) struct Gen<'a, 'b> {
     pub(super) pinned: std::collections::HashSet<ir::Inst>,
     /// The stack slot pinned values are written to (made on first use).
     pub(super) pin_slot: Option<cranelift_codegen::ir::StackSlot>,
+    /// The packed vector of a narrow load (`Grp::packed`) whose join has the fast access
+    /// as its only way in, with the 32- or 64-bit word it was made from there
+    /// (`Gen::vec_load`): its lanes are shifted out of the word itself, not out of the
+    /// vector's lane 0.
+    pub(super) packed_words: std::collections::HashMap<Value, Value>,
     /// The stack slot vector constants of slow group versions are made in (`const_group`).
     pub(super) const_slot: Option<cranelift_codegen::ir::StackSlot>,
     /// The stack slot the runtime's group accesses take their addresses and values in and
@@ -1099,6 +1104,7 @@ pub fn generate(
         entry_chain: Gen::entry_chain(f),
         pinned: Default::default(),
         pin_slot: None,
+        packed_words: std::collections::HashMap::new(),
         const_slot: None,
         group_slot: None,
         big: is_big(f, tier),

@@ -26,7 +26,7 @@ use super::vector::{vty, GVal};
 use crate::ir::{self, Effect, Terminator};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types;
-use cranelift_codegen::ir::{Block as CBlock, InstBuilder, Value};
+use cranelift_codegen::ir::{Block as CBlock, InstBuilder, StackSlotData, StackSlotKind, Value};
 use cranelift_frontend::Variable;
 use std::collections::HashMap;
 
@@ -55,6 +55,29 @@ pub(super) struct DLoop {
     pub(super) fit: Option<(Value, Vec<ir::Inst>)>,
     /// Whether the trip's fast groups, entered with [`DLoop::fit`], are being emitted.
     pub(super) in_fast: bool,
+    /// The combined reductions of the block at a uniform base of another block, with their
+    /// dense-span test made once before the loop ([`Span`]).
+    pub(super) spans: Vec<Span>,
+    /// Whether the trip's fast groups are entered with [`DLoop::spans`]' tests (made where
+    /// nothing else in them can change the pending table's windows, `Gen::dloop_groups`):
+    /// their reductions then skip the test.
+    pub(super) span_on: bool,
+}
+
+/// A combined reduction (`combine.rs`) of a decided loop's block whose address is `b + o`
+/// (`Gen::span_form`): `b` uniform and defined outside the block, so the same in every
+/// trip, `o` known to lie in `0..=hi`. Its dense-span test (`Gen::in_dense_span`) is made
+/// once before the loop, from lane 0's `b` read there.
+#[derive(Clone, Copy)]
+pub(super) struct Span {
+    /// The reduction.
+    pub(super) inst: ir::Inst,
+    /// The offset `o`.
+    pub(super) off: ir::Value,
+    /// Lane 0's `b` (`i64`, read before the loop).
+    pub(super) base: Value,
+    /// The span test (`i8`), made before the loop.
+    pub(super) ok: Value,
 }
 
 /// A stepped parameter of a decided loop (module documentation).
@@ -139,6 +162,7 @@ impl Gen<'_, '_> {
         let inv = self.loop_invariants(blk, first)?;
         let pin = self.loaded_args(blk, dir, &vars);
         let fit = self.loop_fits(blk);
+        let spans = self.loop_spans(blk, first)?;
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
         self.dloop = Some(DLoop {
@@ -150,6 +174,8 @@ impl Gen<'_, '_> {
             pin,
             fit,
             in_fast: false,
+            spans,
+            span_on: false,
         });
         let zero = self.b.ins().iconst(types::I32, 0);
         let r = self.decided_trip(blk, mask, zero, sc, cond, dir, general);
@@ -313,7 +339,95 @@ impl Gen<'_, '_> {
             .b
             .ins()
             .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, limit, end);
+        self.keep_before_loop(fits);
         Some((fits, insts))
+    }
+
+    /// [`DLoop::spans`] for block `blk` (first active lane `first`), their tests emitted at
+    /// the current point (before the loop): each combined reduction of the block at a
+    /// uniform base defined outside it (`Gen::span_form`). Empty where the kernel does not
+    /// combine reductions.
+    fn loop_spans(&mut self, blk: ir::Block, first: Value) -> Result<Vec<Span>, String> {
+        if !self.combine {
+            return Ok(vec![]);
+        }
+        let insts = self.f.block(blk).insts.clone();
+        let mut out = vec![];
+        for i in insts {
+            if self.scalar[i.index()] {
+                continue;
+            }
+            let Some((op, t)) = super::combine::combinable(self.f, &self.uses, i) else {
+                continue;
+            };
+            let Some((b, off, hi)) = self.span_form(i, u64::from(t.bytes())) else {
+                continue;
+            };
+            if self.def_block(b) == Some(blk)
+                || self.layout.slot[b.index()] == u32::MAX
+                || self.hoist.hides(b, self.f)
+            {
+                continue;
+            }
+            let base = self.uniform_get(b, first)?;
+            let ok = self.in_dense_span(op, t, base, hi);
+            self.keep_before_loop(ok);
+            out.push(Span {
+                inst: i,
+                off,
+                base,
+                ok,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Makes the loop-invariant test `x` (`i8`) where it is built, before the decided loop:
+    /// a store of it to a scratch stack slot is a use in place. Cranelift computes a pure
+    /// value at its first use and makes the cheap operations with an immediate (`iadd_imm`,
+    /// `band_imm`, `iconst` …) again in every block that uses them, so a test built from
+    /// them and first read in the trip was computed again in every trip.
+    fn keep_before_loop(&mut self, x: Value) {
+        let ss =
+            self.b
+                .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 1, 0));
+        self.b.ins().stack_store(self.ptr, x, ss, 0);
+    }
+
+    /// The decided loop's [`Span`] of combined reduction `i` where the trip's fast groups,
+    /// entered with its test passed (`DLoop::span_on`), are being emitted.
+    pub(super) fn dloop_span(&self, i: ir::Inst) -> Option<Span> {
+        let lp = self.dloop.as_ref()?;
+        if !(lp.in_fast && lp.span_on) {
+            return None;
+        }
+        lp.spans.iter().find(|s| s.inst == i).copied()
+    }
+
+    /// Whether the fast groups of a decided loop's trip running `insts` leave the pending
+    /// reductions' table (`runtime::redcombine`) alone, except through the combined
+    /// reductions of `spans`, which take their dense path there (`Gen::group_atomic`):
+    /// every other instruction is pure or a load with a planned fast access (`affine.rs`,
+    /// whose full-warp form has no fallback: no runtime call, which could flush the table
+    /// and end its dense windows) that needs no flush, its address 64-bit (held as vectors,
+    /// so the group load is made inline). Then the windows the spans' tests read before the
+    /// loop hold in every fast group of every trip.
+    fn spans_hold(&self, insts: &[ir::Inst], spans: &[Span]) -> bool {
+        insts.iter().all(|&i| {
+            if self.scalar[i.index()] {
+                return true;
+            }
+            let d = self.f.inst(i);
+            match d.op {
+                ir::Op::Load { .. } => {
+                    self.fast.access.contains_key(&i)
+                        && !self.needs_flush(i, true)
+                        && d.args.first().is_some_and(|&a| self.ty(a) == ir::Type::I64)
+                }
+                ir::Op::Atom { .. } => spans.iter().any(|s| s.inst == i),
+                _ => d.op.effect() == Effect::Pure,
+            }
+        })
     }
 
     /// Whether atomic `i` is emitted in the decided loop's fast groups, which the trip
@@ -603,13 +717,17 @@ impl Gen<'_, '_> {
         insts: &[ir::Inst],
         body: &mut impl FnMut(&mut Self, &mut super::vector::Grp, Value) -> Result<Value, String>,
     ) -> Result<Value, String> {
-        let (plain, fit) = match &self.dloop {
-            Some(lp) => (lp.plain, lp.fit.as_ref().map(|(v, _)| *v)),
+        let (plain, fit, spans) = match &self.dloop {
+            Some(lp) => (lp.plain, lp.fit.as_ref().map(|(v, _)| *v), lp.spans.clone()),
             None => return Err("internal: no decided loop".into()),
         };
         let mut oks: Vec<Value> = vec![];
         self.fast_oks(insts.iter().copied(), &mut oks);
         oks.extend(fit);
+        let span_on = !spans.is_empty() && self.spans_hold(insts, &spans);
+        if span_on {
+            oks.extend(spans.iter().map(|s| s.ok));
+        }
         let wide = self.plan_wide(insts);
         let unroll = self.group_planned(insts).is_none()
             && wide.is_empty()
@@ -644,6 +762,7 @@ impl Gen<'_, '_> {
         let set_fast = |g: &mut Self, on: bool| {
             if let Some(lp) = g.dloop.as_mut() {
                 lp.in_fast = on;
+                lp.span_on = on && span_on;
             }
         };
         set_fast(self, true);

@@ -45,6 +45,31 @@ impl Gen<'_, '_> {
         args: &[GVal],
         arg_tys: &[ir::Type],
     ) -> Result<Option<GVal>, String> {
+        // In a decided loop's fast groups, a combined reduction whose dense-span test was
+        // made once before the loop and holds (`Gen::dloop_span`; nothing in those groups can
+        // change the window since): each lane adds into its slot at once. Its address
+        // `b + o_j` lies in `b ..= b + hi`, which the test put in the window, aligned.
+        if let (Some(sp), Some((op, t))) = (
+            self.dloop_span(i),
+            self.combine
+                .then(|| super::combine::combinable(self.f, &self.uses, i))
+                .flatten(),
+        ) {
+            let ct = ctype(t);
+            let bv = match self.f.const_bits(self.f.inst(i).args[1]) {
+                Some(bits) => [self.iconst(ct, bits as i64); 4],
+                None => self.lanes_of(args[1], t),
+            };
+            let lane_addr = match self.scalar_lanes(grp, sp.off, RANGE_DEPTH) {
+                Some(Lanes::Made(offs)) => offs.map(|o| {
+                    let o = self.addr64(o, sp.off);
+                    self.b.ins().iadd(sp.base, o)
+                }),
+                _ => self.lanes_of(args[0], arg_tys[0]),
+            };
+            self.combine_lanes(op, t, lane_addr, bv, grp, false);
+            return Ok(Some(GVal::S4([self.iconst(ct, 0); 4])));
+        }
         let Some(form) = self.inline_atomic_form(i) else {
             return Ok(None);
         };
@@ -337,6 +362,32 @@ impl Gen<'_, '_> {
 }
 
 impl Gen<'_, '_> {
+    /// For atomic `i` with its address `b + o` (`add.s64`, either order): `b` uniform where
+    /// `i` runs (64-bit) and `o`'s every possible value known at compile time to lie in
+    /// `0..=hi` as a multiple of `size` (`value_range`, `hi` below 2^62). Returns `b`, `o`
+    /// and `hi`; `None` otherwise. Every lane's address then lies in `b ..= b + hi`.
+    pub(super) fn span_form(&self, i: ir::Inst, size: u64) -> Option<(ir::Value, ir::Value, i64)> {
+        let &a = self.f.inst(i).args.first()?;
+        if self.ty(a) != ir::Type::I64 {
+            return None;
+        }
+        let ir::ValueDef::Result(def, 0) = self.f.values[a.index()].def else {
+            return None;
+        };
+        let d = self.f.inst(def);
+        let (ir::Op::IAdd {}, &[x, y]) = (&d.op, d.args.as_slice()) else {
+            return None;
+        };
+        let blk = ir::Block(self.inst_block[i.index()]);
+        [(x, y), (y, x)].into_iter().find_map(|(b, o)| {
+            if self.ty(b) != ir::Type::I64 || !self.uni.uniform_at(b, blk) {
+                return None;
+            }
+            let r = value_range(self.f, o, RANGE_DEPTH)?;
+            (r.mult % size == 0 && r.hi < 1 << 62).then_some((b, o, r.hi as i64))
+        })
+    }
+
     /// For atomic `i` in a group whose four lanes are all active (`Grp::full`), with its
     /// address `b + o` (`add.s64`): `b` uniform where `i` runs and `o`'s every possible value
     /// known at compile time to lie in `0..=hi` as a multiple of `size` (`value_range`), its
@@ -588,8 +639,13 @@ impl Gen<'_, '_> {
             (types::I64X2, types::I64)
         };
         let p = grp.packed[&v];
-        let wv = self.vbitcast(p, vt);
-        let word = self.b.ins().extractlane(wv, 0);
+        let word = match self.packed_words.get(&p) {
+            Some(&w) => w,
+            None => {
+                let wv = self.vbitcast(p, vt);
+                self.b.ins().extractlane(wv, 0)
+            }
+        };
         let shift = u32::from(j) * lane_bits;
         let x = if shift == 0 {
             word

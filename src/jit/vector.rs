@@ -1742,6 +1742,8 @@ impl Gen<'_, '_> {
         // Whether the access can fail its fast paths: not after a full-warp version's hoisted
         // check, which holds there (`Gen::branch_ok`).
         let mut fallback = true;
+        // The word of the fast access where it is the join's only way in.
+        let mut word = None;
         if let (Some(fa), Some(vt)) = (warp, vector) {
             let fast = self.b.create_block();
             let slow = self.branch_ok(fa.ok, fast);
@@ -1792,12 +1794,17 @@ impl Gen<'_, '_> {
             } else {
                 // Four consecutive bytes or halves: one 32- or 64-bit load.
                 let p = self.group_elem(grp, fa.p, fa.stride);
-                self.narrow_word(rt, p)
+                let (w, v) = self.narrow_word(rt, p);
+                word = Some(w);
+                v
             };
             let bargs = to_args(self, l);
             self.b.ins().jump(join, &bargs);
             match slow {
-                Some(slow) => self.b.switch_to_block(slow),
+                Some(slow) => {
+                    word = None;
+                    self.b.switch_to_block(slow)
+                }
                 None => fallback = false,
             }
         }
@@ -1839,7 +1846,7 @@ impl Gen<'_, '_> {
                         }
                         Some(vt) => GVal::V1(self.b.ins().load(vt, fl, p, 0)),
                         // Four consecutive bytes or halves: one 32- or 64-bit load.
-                        None => self.narrow_word(rt, p),
+                        None => self.narrow_word(rt, p).1,
                     };
                     let bargs = to_args(self, g);
                     self.b.ins().jump(join, &bargs);
@@ -1883,6 +1890,9 @@ impl Gen<'_, '_> {
                 if let Some(&res) = self.f.inst(i).results.first() {
                     grp.packed.insert(res, ps[0]);
                 }
+                if let Some(w) = word {
+                    self.packed_words.insert(ps[0], w);
+                }
                 GVal::S4([0u8, 1, 2, 3].map(|j| self.b.ins().extractlane(ps[0], j)))
             }
             (None, None, 4) => GVal::S4([ps[0], ps[1], ps[2], ps[3]]),
@@ -1895,9 +1905,9 @@ impl Gen<'_, '_> {
     }
 
     /// Four consecutive `u8` (`rt` = `I8`) or `u16` lanes at host pointer `p`: one 32- or
-    /// 64-bit load as the packed vector of `Grp::packed` (little-endian: lane j is the
-    /// word's bytes from `j` times the lane size).
-    fn narrow_word(&mut self, rt: ir::Type, p: Value) -> GVal {
+    /// 64-bit load, the word, and the word as the packed vector of `Grp::packed`
+    /// (little-endian: lane j is the word's bytes from `j` times the lane size).
+    fn narrow_word(&mut self, rt: ir::Type, p: Value) -> (Value, GVal) {
         let fl = MemFlagsData::new().with_notrap();
         let (wt, vt, pt) = if rt == ir::Type::I8 {
             (types::I32, types::I32X4, types::I8X16)
@@ -1906,7 +1916,7 @@ impl Gen<'_, '_> {
         };
         let w = self.b.ins().load(wt, fl, p, 0);
         let v = self.b.ins().scalar_to_vector(vt, w);
-        GVal::V1(self.vbitcast(v, pt))
+        (w, GVal::V1(self.vbitcast(v, pt)))
     }
 
     fn vec_store(

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes edge_bins.toml, low_bins.toml and wide_bins.toml: the inputs of dense_span.ptx and
+"""Writes edge_bins.toml, low_bins.toml, wide_bins.toml and evict_bins.toml: the inputs of dense_span.ptx and
 their expected outputs, computed on the host from the kernels' per-thread semantics. Every
 index below n is visited by exactly one thread (the grid stride is the grid's thread count),
 so the bins are histograms (edge_bins) or sums (low_bins, wide_bins) of the bytes. The first
@@ -86,3 +86,59 @@ case(
     32,
     wbins,
 )
+
+# evict_bins: 2 CTAs of 128 threads (8 full warps), 12 trips. Random bytes, bin 5 one in
+# four, lanes 0 and 1 of a warp's first trip 0 and 255 (so its first dense window, made at
+# the 16th miss, covers all 256 bins: the first reduction's span); the second reduction's
+# byte offsets are 4 * (0..255) (inside the window), except, in trips 6 and 9, lane 3 of
+# every warp adds at 4096 + 20: the slot of bin 5 (1024 slots of 4 bytes), whose miss
+# evicts it and ends the window with bin 5's adds still to come in later groups and trips.
+E_CTAS, E_BLOCK = 2, 128
+E_THREADS = E_CTAS * E_BLOCK
+E_N = E_THREADS * 12
+erng = random.Random(20261208)
+edata = [5 if erng.randrange(4) == 0 else erng.randrange(256) for _ in range(E_N)]
+for i in range(E_THREADS):
+    if i % 32 < 2:
+        edata[i] = 255 * (i % 32)
+eoffs = []
+for i in range(E_N):
+    trip = i // E_THREADS
+    if trip in (6, 9) and i % 32 == 3:
+        eoffs.append(4096 + 20)
+    else:
+        eoffs.append(4 * erng.randrange(256))
+evbins = [0] * 2048
+for i in range(E_N):
+    evbins[edata[i]] += 1
+    evbins[eoffs[i] // 4] += 1
+with open("evict_bins.toml", "w") as f:
+    f.write(
+        f"""# bins[data[i]] += 1 beside bins[offs[i] / 4] += 1 (red.global.add.u32 both, the second
+# offset loaded: no known range), where the second one's misses at bins + 4116 evict the
+# dense window's slot of bin 5 in the middle of a warp's trips.
+# Grid-stride loop over n = {E_N} bytes, blocks of {E_BLOCK} threads (full warps), 12 trips.
+# Expected values from gen.py (host reference).
+ptx = "dense_span.ptx"
+grid = [{E_CTAS}]
+block = [{E_BLOCK}]
+kernel = "evict_bins"
+args = [{{ buffer = "data" }}, {{ buffer = "offs" }}, {{ u32 = {E_N} }}, {{ buffer = "bins" }}]
+
+[buffers.data]
+type = "u8"
+init = {{ values = {vals(edata)} }}
+
+[buffers.offs]
+type = "u64"
+init = {{ values = {vals(eoffs)} }}
+
+[buffers.bins]
+type = "u32"
+len = 2048
+init = {{ fill = 0 }}
+
+[expect.bins]
+values = {vals(evbins)}
+"""
+    )
