@@ -1065,3 +1065,123 @@ impl Gen<'_, '_> {
         self.b.ins().return_(&[zero]);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::analysis::schedule::WarpLayout;
+    use crate::runtime::env::CtaEnv;
+    use crate::runtime::launch::{run_grid, LaunchDims, LaunchInput, WarpEngine, WarpStatus};
+    use crate::runtime::memory::DeviceMemory;
+    use std::sync::Mutex;
+
+    /// The JIT's engine, noting each `run_round` call's rounds completed inside it
+    /// (`CtaEnv::rounds_in_call`) and how it ended.
+    struct Rounds {
+        inner: crate::jit::JitKernel,
+        calls: Mutex<Vec<(u32, WarpStatus)>>,
+    }
+
+    impl WarpEngine for Rounds {
+        fn layout(&self) -> &WarpLayout {
+            self.inner.layout()
+        }
+        fn zeroed_ranges(&self) -> Option<&[(u32, u32)]> {
+            self.inner.zeroed_ranges()
+        }
+        fn runs_batches(&self) -> bool {
+            self.inner.runs_batches()
+        }
+        fn frame_bytes(&self) -> Option<usize> {
+            self.inner.frame_bytes()
+        }
+        fn run_warp(&self, state: &mut [u8], env: &CtaEnv) -> WarpStatus {
+            self.inner.run_warp(state, env)
+        }
+        fn run_round(&self, states: &mut [Vec<u128>], env: &mut CtaEnv) -> (WarpStatus, u32) {
+            let r = self.inner.run_round(states, env);
+            let rounds = if env.complete_in_call != 0 {
+                env.rounds_in_call
+            } else {
+                0
+            };
+            self.calls.lock().expect("not poisoned").push((rounds, r.0));
+            r
+        }
+    }
+
+    /// `bar_defer.ptx`'s `two_ids` (`ptx-tests/kernels/bar_defer`) on the JIT, `grid` CTAs
+    /// of 96 threads with `k` loop trips: the output and each `run_round` call's rounds.
+    fn two_ids(grid: u32, k: u32) -> (Vec<u32>, Vec<(u32, WarpStatus)>) {
+        let ptx = include_str!("../../ptx-tests/kernels/bar_defer/bar_defer.ptx");
+        let (_, kernels) = crate::host::front_end(ptx, "bar_defer.ptx").expect("loads");
+        let f = kernels
+            .iter()
+            .find(|f| f.name == "two_ids")
+            .expect("two_ids");
+        let engine = Rounds {
+            inner: crate::jit::compile(f).expect("compiles"),
+            calls: Mutex::new(vec![]),
+        };
+        let n = (grid * 96) as usize;
+        let mut memory = DeviceMemory::new();
+        let out = memory.alloc(4 * n as u64, None).expect("allocates");
+        let mut params = vec![0u8; 16];
+        params[..8].copy_from_slice(&out.0.to_le_bytes());
+        params[8..12].copy_from_slice(&k.to_le_bytes());
+        let dims = LaunchDims {
+            grid: [grid, 1, 1],
+            block: [96, 1, 1],
+            shared_bytes: 0,
+        };
+        let mut input = LaunchInput::bare(dims, &mut params, &memory);
+        input.static_shared = f.static_shared_bytes;
+        run_grid(&engine, input).expect("runs");
+        let mut bytes = vec![0u8; 4 * n];
+        memory.read(out, &mut bytes).expect("reads");
+        let got = bytes
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect();
+        (got, engine.calls.into_inner().expect("not poisoned"))
+    }
+
+    /// The host's `two_ids` (the PTX's comment; `gen.py`).
+    fn two_ids_host(grid: u32, k: u32) -> Vec<u32> {
+        let mut out = vec![];
+        for c in 0..grid {
+            let b: Vec<u32> = (0..96).map(|t| 5 * t).collect();
+            let mut r: Vec<u32> = (0..96)
+                .map(|t| (t + 100 * c).wrapping_add(b[95 - t as usize]))
+                .collect();
+            for i in 1..=k {
+                let a = r.clone();
+                r = (0..96)
+                    .map(|t| r[t].wrapping_add(a[(t + 5) % 96].wrapping_mul(i)))
+                    .collect();
+                let b = r.clone();
+                r = (0..96)
+                    .map(|t| r[t].wrapping_mul(3).wrapping_add(b[95 - t]))
+                    .collect();
+            }
+            out.extend(r);
+        }
+        out
+    }
+
+    /// Every barrier round of `two_ids` (`bar.sync 3` once, then `bar.sync 1` and `bar.sync
+    /// 2` per trip: 1 + 2 k rounds, each with every thread) completes inside the one call
+    /// per CTA: each release at a turn clears the record of the barrier whose arrivals park
+    /// at its target. A release that cleared another record would leave the arrivals of one
+    /// id, which make the next round's arrivals take the helper and the call return to the
+    /// CTA scheduler (same results, more calls).
+    #[test]
+    fn two_ids_rounds_complete_in_the_call() {
+        let (grid, k) = (3, 7);
+        let (got, calls) = two_ids(grid, k);
+        assert_eq!(got, two_ids_host(grid, k));
+        assert_eq!(calls.len(), grid as usize, "one call per CTA: {calls:?}");
+        for (rounds, status) in calls {
+            assert_eq!((rounds, status), (1 + 2 * k, WarpStatus::Stopped));
+        }
+    }
+}
