@@ -1109,15 +1109,13 @@ mod tests {
         }
     }
 
-    /// `bar_defer.ptx`'s `two_ids` (`ptx-tests/kernels/bar_defer`) on the JIT, `grid` CTAs
-    /// of 96 threads with `k` loop trips: the output and each `run_round` call's rounds.
-    fn two_ids(grid: u32, k: u32) -> (Vec<u32>, Vec<(u32, WarpStatus)>) {
+    /// `bar_defer.ptx`'s kernel `name` (`two_ids` or `two_ids_ntid`,
+    /// `ptx-tests/kernels/bar_defer`) on the JIT, `grid` CTAs of 96 threads with `k` loop
+    /// trips: the output and each `run_round` call's rounds.
+    fn two_ids(name: &str, grid: u32, k: u32) -> (Vec<u32>, Vec<(u32, WarpStatus)>) {
         let ptx = include_str!("../../ptx-tests/kernels/bar_defer/bar_defer.ptx");
         let (_, kernels) = crate::host::front_end(ptx, "bar_defer.ptx").expect("loads");
-        let f = kernels
-            .iter()
-            .find(|f| f.name == "two_ids")
-            .expect("two_ids");
+        let f = kernels.iter().find(|f| f.name == name).expect("the kernel");
         let engine = Rounds {
             inner: crate::jit::compile(f).expect("compiles"),
             calls: Mutex::new(vec![]),
@@ -1170,18 +1168,26 @@ mod tests {
 
     /// Every barrier round of `two_ids` (`bar.sync 3` once, then `bar.sync 1` and `bar.sync
     /// 2` per trip: 1 + 2 k rounds, each with every thread) completes inside the one call
-    /// per CTA: each release at a turn clears the record of the barrier whose arrivals park
-    /// at its target. A release that cleared another record would leave the arrivals of one
-    /// id, which make the next round's arrivals take the helper and the call return to the
-    /// CTA scheduler (same results, more calls).
+    /// per CTA, with the arrivals deferred (`two_ids`) or written to the warp states
+    /// (`two_ids_ntid`, whose thread counts are in a register): each release clears the
+    /// record of the barrier the round's arrivals wrote. A release that cleared another
+    /// record would leave the arrivals of one id, which make the next round's arrivals take
+    /// the helper and the call return to the CTA scheduler (more calls; for `two_ids_ntid`
+    /// a deadlock report, the stale record's lanes waiting at two barriers).
     #[test]
     fn two_ids_rounds_complete_in_the_call() {
         let (grid, k) = (3, 7);
-        let (got, calls) = two_ids(grid, k);
-        assert_eq!(got, two_ids_host(grid, k));
-        assert_eq!(calls.len(), grid as usize, "one call per CTA: {calls:?}");
-        for (rounds, status) in calls {
-            assert_eq!((rounds, status), (1 + 2 * k, WarpStatus::Stopped));
+        for name in ["two_ids", "two_ids_ntid"] {
+            let (got, calls) = two_ids(name, grid, k);
+            assert_eq!(got, two_ids_host(grid, k), "{name}");
+            assert_eq!(
+                calls.len(),
+                grid as usize,
+                "{name}: one call per CTA: {calls:?}"
+            );
+            for (rounds, status) in calls {
+                assert_eq!((rounds, status), (1 + 2 * k, WarpStatus::Stopped), "{name}");
+            }
         }
     }
 }
