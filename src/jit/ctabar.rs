@@ -48,10 +48,11 @@
 //!   warp's parked lanes are never none). With two or more bits the release is the general
 //!   one over every target.
 //! - **Release at the turn** (`Gen::gen_resume`): the one-target release is not made in a
-//!   loop over the warps at the pass's end; the pass's end notes the target and the record
-//!   (`RESUME`, `REC`) and starts the next pass, and each warp's turn starts with its part
-//!   of the release (its record cleared, its parked lanes taken) and the dispatcher's pick
-//!   in one: the target is the only block of the warp with lanes, so the dispatcher would
+//!   loop over the warps at the pass's end; the pass's end clears each warp's record and
+//!   parked lanes (stores only), notes the target and the record (`RESUME`, `REC`) and
+//!   starts the next pass, and each warp's turn starts with the rest of its part of the
+//!   release (its non-exited lanes, which were the parked ones, taken) and the
+//!   dispatcher's pick in one: the target is the only block of the warp with lanes, so the dispatcher would
 //!   pick it first. Where no active bit of the warp up to the target's is set (bits of
 //!   empty pending masks that a turn left may be set after it: the dispatcher would pick
 //!   the target first and leave them) and the launch is not aborted, the lanes go straight
@@ -89,8 +90,12 @@
 //!   site's target and record into [`RESUME`] and [`REC`] and starts the next pass; each
 //!   warp's turn starts with its release as above (`Gen::gen_resume`), which takes the
 //!   warp's non-exited lanes (its parked lanes after a full arrival written to the state,
-//!   the lanes it arrived with after a deferred one: it has not run since) and clears the
-//!   record and the parked lanes in both cases.
+//!   the lanes it arrived with after a deferred one: it has not run since). It clears
+//!   nothing: after a deferred arrival the record is as the arrival found it, empty (its
+//!   arrived and waiting lanes were tested to be none, and every write of another field
+//!   comes with arrived lanes: `runtime::warp::arrive`, the full arrival above; every
+//!   release clears the whole record), and nothing is parked (a full arrival's lanes are
+//!   all of the warp's non-exited lanes, so none was parked before it).
 //! - **Every return** (`Gen::gen_exit_value`: the round end's return to the scheduler, the
 //!   dispatcher's abort return) first writes the pass's deferred arrivals into the warp
 //!   states (`Gen::gen_lazy_flush`: record fields, predicate lanes and parked lanes, as the
@@ -232,40 +237,6 @@ fn in_cycle(f: &ir::Function, start: ir::Block) -> bool {
         }
     }
     false
-}
-
-/// The barrier id whose record a release to block priority `p` clears, where it is known
-/// when compiling: every block whose `Barrier` terminator parks its lanes at `p` ends with
-/// a `bar`/`barrier` arrival with one constant id. A pass completes in the call only after
-/// full arrivals (`Gen::gen_bar_full`: constant id, the block's last instruction) whose
-/// blocks park at the pass's one target, so [`REC`] then holds that id's record. `None`
-/// where another block parks at `p` or the ids differ.
-fn record_of(
-    f: &ir::Function,
-    layout: &crate::analysis::schedule::WarpLayout,
-    p: u32,
-) -> Option<u32> {
-    let mut id = None;
-    for bd in &f.blocks {
-        let Terminator::Barrier { next } = &bd.term else {
-            continue;
-        };
-        if layout.prio[next.block.index()] != p {
-            continue;
-        }
-        let last = *bd.insts.last()?;
-        let d = f.inst(last);
-        let Op::BarArrive { .. } = d.op else {
-            return None;
-        };
-        let this = f.const_bits(*d.args.first()?)?;
-        match id {
-            None => id = Some(this),
-            Some(prev) if prev == this => {}
-            Some(_) => return None,
-        }
-    }
-    id.and_then(|i| u32::try_from(i).ok()).filter(|&i| i < 16)
 }
 
 /// A `bar.sync` whose full arrivals are deferred (module comment, "Deferred arrivals"):
@@ -772,7 +743,21 @@ impl Gen<'_, '_> {
                 let r = self.b.ins().iconst(types::I32, k as i64 + 1);
                 self.b.ins().stack_store(self.ptr, r, ss, RESUME);
                 self.b.ins().stack_store(self.ptr, rec32, ss, REC);
-                self.b.ins().jump(after, &[]);
+                // The arrivals' writes undone here, warp by warp (the record and the parked
+                // lanes), so that the release at the turn has none to undo (the deferred
+                // arrivals write none: module comment, "Deferred arrivals").
+                let po = self.layout.parked(targets[k]) as i32;
+                let (head, j, s) = self.warp_table_loop(table, count, after);
+                let zero = self.b.ins().iconst(types::I32, 0);
+                self.b.ins().store(TRUSTED(), zero, s, po);
+                let rec = self.b.ins().iadd(s, rec_off);
+                let zero64 = self.b.ins().iconst(types::I64, 0);
+                for f in (0..BAR_REC).step_by(8) {
+                    self.b
+                        .ins()
+                        .store(TRUSTED(), zero64, rec, (BAR_OFF + f) as i32);
+                }
+                self.warp_table_next(head, j);
                 self.b.switch_to_block(next);
             }
         }
@@ -951,37 +936,14 @@ impl Gen<'_, '_> {
         let chain = self.b.create_block();
         self.b.ins().brif(r, chain, &[], self.dispatch, &[]);
         self.b.switch_to_block(chain);
-        let lazy = self.lazy.is_some();
         self.branch_on_resume(r, |g, p| {
-            // The record cleared, the parked lanes (the warp's non-exited lanes, never
-            // none) taken off the barrier.
-            let s = g.e.state;
-            let rec = match record_of(g.f, g.layout, p) {
-                // The one barrier whose full arrivals park at `p`: its record.
-                Some(id) => g.b.ins().iadd_imm_s(s, i64::from(id * BAR_REC)),
-                None => {
-                    let rec = g.b.ins().stack_load(g.ptr, types::I32, ss, REC);
-                    let rec = g.b.ins().uextend(g.ptr, rec);
-                    g.b.ins().iadd(s, rec)
-                }
-            };
-            let zero64 = g.b.ins().iconst(types::I64, 0);
-            for k in (0..BAR_REC).step_by(8) {
-                g.b.ins()
-                    .store(TRUSTED(), zero64, rec, (BAR_OFF + k) as i32);
-            }
-            let po = g.layout.parked(p);
-            let parked = if lazy {
-                // After a deferred arrival nothing is parked: the lanes the warp arrived
-                // with, its non-exited ones (module comment, "Deferred arrivals").
-                let live = g.state_load(types::I32, LIVE_OFF);
-                let exited = g.state_load(types::I32, EXITED_OFF);
-                g.b.ins().band_not(live, exited)
-            } else {
-                g.state_load(types::I32, po)
-            };
-            let zero = g.b.ins().iconst(types::I32, 0);
-            g.state_store(zero, po);
+            // The parked lanes taken off the barrier: the warp's non-exited lanes, never none
+            // (the lanes it arrived with; it has not run since). Nothing is left to clear:
+            // a deferred arrival wrote no record field and parked no lane, and the round end
+            // cleared the record and the parked lanes of arrivals written to the states.
+            let live = g.state_load(types::I32, LIVE_OFF);
+            let exited = g.state_load(types::I32, EXITED_OFF);
+            let parked = g.b.ins().band_not(live, exited);
             if g.regions.blocks_of(p).is_empty() {
                 // Not entered straight (a barrier target is a block or a region's head).
                 g.state_or32(g.layout.pending(p), parked);
