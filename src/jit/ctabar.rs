@@ -734,7 +734,7 @@ impl Gen<'_, '_> {
             // Every warp parked at one target (one bit in the pass's targets): each warp is
             // released at its next turn (`Gen::gen_resume`).
             let seen = self.b.ins().stack_load(self.ptr, types::I32, ss, TARGETS);
-            for k in 0..targets.len() {
+            for (k, &p) in targets.iter().enumerate() {
                 let one = self.b.create_block();
                 let next = self.b.create_block();
                 let is = self.b.ins().icmp_imm_s(IntCC::Equal, seen, 1 << k);
@@ -746,7 +746,7 @@ impl Gen<'_, '_> {
                 // The arrivals' writes undone here, warp by warp (the record and the parked
                 // lanes), so that the release at the turn has none to undo (the deferred
                 // arrivals write none: module comment, "Deferred arrivals").
-                let po = self.layout.parked(targets[k]) as i32;
+                let po = self.layout.parked(p) as i32;
                 let (head, j, s) = self.warp_table_loop(table, count, after);
                 let zero = self.b.ins().iconst(types::I32, 0);
                 self.b.ins().store(TRUSTED(), zero, s, po);
