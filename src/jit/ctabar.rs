@@ -48,10 +48,11 @@
 //!   warp's parked lanes are never none). With two or more bits the release is the general
 //!   one over every target.
 //! - **Release at the turn** (`Gen::gen_resume`): the one-target release is not made in a
-//!   loop over the warps at the pass's end; the pass's end notes the target and the record
-//!   (`RESUME`, `REC`) and starts the next pass, and each warp's turn starts with its part
-//!   of the release (its record cleared, its parked lanes taken) and the dispatcher's pick
-//!   in one: the target is the only block of the warp with lanes, so the dispatcher would
+//!   loop over the warps at the pass's end; the pass's end clears each warp's record and
+//!   parked lanes (stores only), notes the target and the record (`RESUME`, `REC`) and
+//!   starts the next pass, and each warp's turn starts with the rest of its part of the
+//!   release (its non-exited lanes, which were the parked ones, taken) and the
+//!   dispatcher's pick in one: the target is the only block of the warp with lanes, so the dispatcher would
 //!   pick it first. Where no active bit of the warp up to the target's is set (bits of
 //!   empty pending masks that a turn left may be set after it: the dispatcher would pick
 //!   the target first and leave them) and the launch is not aborted, the lanes go straight
@@ -89,8 +90,12 @@
 //!   site's target and record into [`RESUME`] and [`REC`] and starts the next pass; each
 //!   warp's turn starts with its release as above (`Gen::gen_resume`), which takes the
 //!   warp's non-exited lanes (its parked lanes after a full arrival written to the state,
-//!   the lanes it arrived with after a deferred one: it has not run since) and clears the
-//!   record and the parked lanes in both cases.
+//!   the lanes it arrived with after a deferred one: it has not run since). It clears
+//!   nothing: after a deferred arrival the record is as the arrival found it, empty (its
+//!   arrived and waiting lanes were tested to be none, and every write of another field
+//!   comes with arrived lanes: `runtime::warp::arrive`, the full arrival above; every
+//!   release clears the whole record), and nothing is parked (a full arrival's lanes are
+//!   all of the warp's non-exited lanes, so none was parked before it).
 //! - **Every return** (`Gen::gen_exit_value`: the round end's return to the scheduler, the
 //!   dispatcher's abort return) first writes the pass's deferred arrivals into the warp
 //!   states (`Gen::gen_lazy_flush`: record fields, predicate lanes and parked lanes, as the
@@ -232,40 +237,6 @@ fn in_cycle(f: &ir::Function, start: ir::Block) -> bool {
         }
     }
     false
-}
-
-/// The barrier id whose record a release to block priority `p` clears, where it is known
-/// when compiling: every block whose `Barrier` terminator parks its lanes at `p` ends with
-/// a `bar`/`barrier` arrival with one constant id. A pass completes in the call only after
-/// full arrivals (`Gen::gen_bar_full`: constant id, the block's last instruction) whose
-/// blocks park at the pass's one target, so [`REC`] then holds that id's record. `None`
-/// where another block parks at `p` or the ids differ.
-fn record_of(
-    f: &ir::Function,
-    layout: &crate::analysis::schedule::WarpLayout,
-    p: u32,
-) -> Option<u32> {
-    let mut id = None;
-    for bd in &f.blocks {
-        let Terminator::Barrier { next } = &bd.term else {
-            continue;
-        };
-        if layout.prio[next.block.index()] != p {
-            continue;
-        }
-        let last = *bd.insts.last()?;
-        let d = f.inst(last);
-        let Op::BarArrive { .. } = d.op else {
-            return None;
-        };
-        let this = f.const_bits(*d.args.first()?)?;
-        match id {
-            None => id = Some(this),
-            Some(prev) if prev == this => {}
-            Some(_) => return None,
-        }
-    }
-    id.and_then(|i| u32::try_from(i).ok()).filter(|&i| i < 16)
 }
 
 /// A `bar.sync` whose full arrivals are deferred (module comment, "Deferred arrivals"):
@@ -763,7 +734,7 @@ impl Gen<'_, '_> {
             // Every warp parked at one target (one bit in the pass's targets): each warp is
             // released at its next turn (`Gen::gen_resume`).
             let seen = self.b.ins().stack_load(self.ptr, types::I32, ss, TARGETS);
-            for k in 0..targets.len() {
+            for (k, &p) in targets.iter().enumerate() {
                 let one = self.b.create_block();
                 let next = self.b.create_block();
                 let is = self.b.ins().icmp_imm_s(IntCC::Equal, seen, 1 << k);
@@ -772,7 +743,21 @@ impl Gen<'_, '_> {
                 let r = self.b.ins().iconst(types::I32, k as i64 + 1);
                 self.b.ins().stack_store(self.ptr, r, ss, RESUME);
                 self.b.ins().stack_store(self.ptr, rec32, ss, REC);
-                self.b.ins().jump(after, &[]);
+                // The arrivals' writes undone here, warp by warp (the record and the parked
+                // lanes), so that the release at the turn has none to undo (the deferred
+                // arrivals write none: module comment, "Deferred arrivals").
+                let po = self.layout.parked(p) as i32;
+                let (head, j, s) = self.warp_table_loop(table, count, after);
+                let zero = self.b.ins().iconst(types::I32, 0);
+                self.b.ins().store(TRUSTED(), zero, s, po);
+                let rec = self.b.ins().iadd(s, rec_off);
+                let zero64 = self.b.ins().iconst(types::I64, 0);
+                for f in (0..BAR_REC).step_by(8) {
+                    self.b
+                        .ins()
+                        .store(TRUSTED(), zero64, rec, (BAR_OFF + f) as i32);
+                }
+                self.warp_table_next(head, j);
                 self.b.switch_to_block(next);
             }
         }
@@ -951,37 +936,14 @@ impl Gen<'_, '_> {
         let chain = self.b.create_block();
         self.b.ins().brif(r, chain, &[], self.dispatch, &[]);
         self.b.switch_to_block(chain);
-        let lazy = self.lazy.is_some();
         self.branch_on_resume(r, |g, p| {
-            // The record cleared, the parked lanes (the warp's non-exited lanes, never
-            // none) taken off the barrier.
-            let s = g.e.state;
-            let rec = match record_of(g.f, g.layout, p) {
-                // The one barrier whose full arrivals park at `p`: its record.
-                Some(id) => g.b.ins().iadd_imm_s(s, i64::from(id * BAR_REC)),
-                None => {
-                    let rec = g.b.ins().stack_load(g.ptr, types::I32, ss, REC);
-                    let rec = g.b.ins().uextend(g.ptr, rec);
-                    g.b.ins().iadd(s, rec)
-                }
-            };
-            let zero64 = g.b.ins().iconst(types::I64, 0);
-            for k in (0..BAR_REC).step_by(8) {
-                g.b.ins()
-                    .store(TRUSTED(), zero64, rec, (BAR_OFF + k) as i32);
-            }
-            let po = g.layout.parked(p);
-            let parked = if lazy {
-                // After a deferred arrival nothing is parked: the lanes the warp arrived
-                // with, its non-exited ones (module comment, "Deferred arrivals").
-                let live = g.state_load(types::I32, LIVE_OFF);
-                let exited = g.state_load(types::I32, EXITED_OFF);
-                g.b.ins().band_not(live, exited)
-            } else {
-                g.state_load(types::I32, po)
-            };
-            let zero = g.b.ins().iconst(types::I32, 0);
-            g.state_store(zero, po);
+            // The parked lanes taken off the barrier: the warp's non-exited lanes, never none
+            // (the lanes it arrived with; it has not run since). Nothing is left to clear:
+            // a deferred arrival wrote no record field and parked no lane, and the round end
+            // cleared the record and the parked lanes of arrivals written to the states.
+            let live = g.state_load(types::I32, LIVE_OFF);
+            let exited = g.state_load(types::I32, EXITED_OFF);
+            let parked = g.b.ins().band_not(live, exited);
             if g.regions.blocks_of(p).is_empty() {
                 // Not entered straight (a barrier target is a block or a region's head).
                 g.state_or32(g.layout.pending(p), parked);
@@ -1063,5 +1025,131 @@ impl Gen<'_, '_> {
         self.b.switch_to_block(ret);
         let zero = self.b.ins().iconst(types::I32, 0);
         self.b.ins().return_(&[zero]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::analysis::schedule::WarpLayout;
+    use crate::runtime::env::CtaEnv;
+    use crate::runtime::launch::{run_grid, LaunchDims, LaunchInput, WarpEngine, WarpStatus};
+    use crate::runtime::memory::DeviceMemory;
+    use std::sync::Mutex;
+
+    /// The JIT's engine, noting each `run_round` call's rounds completed inside it
+    /// (`CtaEnv::rounds_in_call`) and how it ended.
+    struct Rounds {
+        inner: crate::jit::JitKernel,
+        calls: Mutex<Vec<(u32, WarpStatus)>>,
+    }
+
+    impl WarpEngine for Rounds {
+        fn layout(&self) -> &WarpLayout {
+            self.inner.layout()
+        }
+        fn zeroed_ranges(&self) -> Option<&[(u32, u32)]> {
+            self.inner.zeroed_ranges()
+        }
+        fn runs_batches(&self) -> bool {
+            self.inner.runs_batches()
+        }
+        fn frame_bytes(&self) -> Option<usize> {
+            self.inner.frame_bytes()
+        }
+        fn run_warp(&self, state: &mut [u8], env: &CtaEnv) -> WarpStatus {
+            self.inner.run_warp(state, env)
+        }
+        fn run_round(&self, states: &mut [Vec<u128>], env: &mut CtaEnv) -> (WarpStatus, u32) {
+            let r = self.inner.run_round(states, env);
+            let rounds = if env.complete_in_call != 0 {
+                env.rounds_in_call
+            } else {
+                0
+            };
+            self.calls.lock().expect("not poisoned").push((rounds, r.0));
+            r
+        }
+    }
+
+    /// `bar_defer.ptx`'s kernel `name` (`two_ids` or `two_ids_ntid`,
+    /// `ptx-tests/kernels/bar_defer`) on the JIT, `grid` CTAs of 96 threads with `k` loop
+    /// trips: the output and each `run_round` call's rounds.
+    fn two_ids(name: &str, grid: u32, k: u32) -> (Vec<u32>, Vec<(u32, WarpStatus)>) {
+        let ptx = include_str!("../../ptx-tests/kernels/bar_defer/bar_defer.ptx");
+        let (_, kernels) = crate::host::front_end(ptx, "bar_defer.ptx").expect("loads");
+        let f = kernels.iter().find(|f| f.name == name).expect("the kernel");
+        let engine = Rounds {
+            inner: crate::jit::compile(f).expect("compiles"),
+            calls: Mutex::new(vec![]),
+        };
+        let n = (grid * 96) as usize;
+        let mut memory = DeviceMemory::new();
+        let out = memory.alloc(4 * n as u64, None).expect("allocates");
+        let mut params = vec![0u8; 16];
+        params[..8].copy_from_slice(&out.0.to_le_bytes());
+        params[8..12].copy_from_slice(&k.to_le_bytes());
+        let dims = LaunchDims {
+            grid: [grid, 1, 1],
+            block: [96, 1, 1],
+            shared_bytes: 0,
+        };
+        let mut input = LaunchInput::bare(dims, &mut params, &memory);
+        input.static_shared = f.static_shared_bytes;
+        run_grid(&engine, input).expect("runs");
+        let mut bytes = vec![0u8; 4 * n];
+        memory.read(out, &mut bytes).expect("reads");
+        let got = bytes
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect();
+        (got, engine.calls.into_inner().expect("not poisoned"))
+    }
+
+    /// The host's `two_ids` (the PTX's comment; `gen.py`).
+    fn two_ids_host(grid: u32, k: u32) -> Vec<u32> {
+        let mut out = vec![];
+        for c in 0..grid {
+            let b: Vec<u32> = (0..96).map(|t| 5 * t).collect();
+            let mut r: Vec<u32> = (0..96)
+                .map(|t| (t + 100 * c).wrapping_add(b[95 - t as usize]))
+                .collect();
+            for i in 1..=k {
+                let a = r.clone();
+                r = (0..96)
+                    .map(|t| r[t].wrapping_add(a[(t + 5) % 96].wrapping_mul(i)))
+                    .collect();
+                let b = r.clone();
+                r = (0..96)
+                    .map(|t| r[t].wrapping_mul(3).wrapping_add(b[95 - t]))
+                    .collect();
+            }
+            out.extend(r);
+        }
+        out
+    }
+
+    /// Every barrier round of `two_ids` (`bar.sync 3` once, then `bar.sync 1` and `bar.sync
+    /// 2` per trip: 1 + 2 k rounds, each with every thread) completes inside the one call
+    /// per CTA, with the arrivals deferred (`two_ids`) or written to the warp states
+    /// (`two_ids_ntid`, whose thread counts are in a register): each release clears the
+    /// record of the barrier the round's arrivals wrote. A release that cleared another
+    /// record would leave the arrivals of one id, which make the next round's arrivals take
+    /// the helper and the call return to the CTA scheduler (more calls; for `two_ids_ntid`
+    /// a deadlock report, the stale record's lanes waiting at two barriers).
+    #[test]
+    fn two_ids_rounds_complete_in_the_call() {
+        let (grid, k) = (3, 7);
+        for name in ["two_ids", "two_ids_ntid"] {
+            let (got, calls) = two_ids(name, grid, k);
+            assert_eq!(got, two_ids_host(grid, k), "{name}");
+            assert_eq!(
+                calls.len(),
+                grid as usize,
+                "{name}: one call per CTA: {calls:?}"
+            );
+            for (rounds, status) in calls {
+                assert_eq!((rounds, status), (1 + 2 * k, WarpStatus::Stopped), "{name}");
+            }
+        }
     }
 }

@@ -53,3 +53,4 @@ if __name__ == "__main__":
     print("ragged_loop", ragged_loop(3, 6))
     print("split_sites", split_sites(2, 5))
     print("two_ids", two_ids(3, 7))
+    print("two_ids_ntid", two_ids(3, 7))
