@@ -8,12 +8,14 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The kernel of `gen.py`'s `frame`: `inst` on line 7. `target` is `sm_NN` (PTX ISA 9.1) or
+/// The kernel of `gen.py`'s `frame`: `inst` on line 7 (where `inst` has a tab, what stands
+/// before its last tab is module-scope text on line 3). `target` is `sm_NN` (PTX ISA 9.1) or
 /// `sm_NN@X.Y` (PTX ISA X.Y).
 fn frame(target: &str, inst: &str) -> String {
     let (target, version) = target.split_once('@').unwrap_or((target, "9.1"));
+    let (prelude, inst) = inst.rsplit_once('\t').unwrap_or(("", inst));
     format!(
-        ".version {version}\n.target {target}\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
+        ".version {version}\n.target {target}\n.address_size 64 {prelude}\n.visible .entry k(.param .u64 p)\n{{\n\
          .reg .b8 %b<16>; .reg .b16 %h<16>; .reg .b32 %r<16>; .reg .f32 %f<8>; .reg .f64 %fd<4>; \
          .reg .b64 %rd<8>; .reg .pred %p<4>;\n{inst}\nret;\n}}\n"
     )
@@ -137,6 +139,14 @@ fn tcgen05_ws_forms() {
 #[test]
 fn setmaxnreg_counts_and_targets() {
     check("setmaxnreg", |_| false);
+}
+
+/// `setmaxnreg.dec` against the `.inc` of the functions a kernel reaches through calls,
+/// taken addresses, module variables' initializers and indirect calls (ptxas's C7406 rule,
+/// `lower::maxnreg`).
+#[test]
+fn setmaxnreg_through_calls_and_addresses() {
+    check("setmaxnreg_calls", |_| false);
 }
 
 /// `multimem.ld_reduce`, `multimem.st` and `multimem.red`: every operation, type, vector

@@ -332,6 +332,46 @@ $END:
     st.global.u32 [%rd3], %r7;
     ret;
 }
+
+.global .u32 hits;
+
+.func bump()
+{
+    .reg .u32 %a;
+    atom.global.add.u32 %a, [hits], 1;
+    ret;
+}
+
+.func (.param .b32 r) seven()
+{
+    st.param.b32 [r], 7;
+    ret;
+}
+
+.visible .entry no_args(.param .u64 out)
+{
+    .reg .u32 %r<4>;
+    .reg .u64 %rd<5>;
+    Pnone: .callprototype _ ();
+    Pret: .callprototype (.param .b32 _) _ ();
+    mov.u64 %rd1, bump;
+    call %rd1, Pnone;
+    mov.u64 %rd2, seven;
+    {
+        .param .b32 rv;
+        call (rv), %rd2, Pret;
+        ld.param.b32 %r1, [rv];
+    }
+    bar.sync 0;
+    ld.global.u32 %r2, [hits];
+    add.u32 %r2, %r2, %r1;
+    ld.param.u64 %rd3, [out];
+    mov.u32 %r3, %tid.x;
+    mul.wide.u32 %rd4, %r3, 4;
+    add.u64 %rd3, %rd3, %rd4;
+    st.global.u32 [%rd3], %r2;
+    ret;
+}
 "#;
 
 /// Run `kernel` with a zeroed u32 buffer of `n` words and then `extra` arguments, one CTA of
@@ -414,6 +454,14 @@ fn indirect_call_through_calltargets() {
 #[test]
 fn indirect_call_through_a_prototype() {
     expect_both("proto", &[KernelArg::U32(1000)], &table_results());
+}
+
+/// `call fptr, flist;` and `call (ret), fptr, flist;`: an indirect call with no argument list
+/// (PTX ISA §9.7.12.5's syntax; ptxas takes both). Each of the 64 threads bumps `hits` once
+/// through one, then reads 64 plus the 7 the other returns.
+#[test]
+fn indirect_calls_without_arguments() {
+    expect_both("no_args", &[], &[64 + 7; 64]);
 }
 
 #[test]

@@ -30,8 +30,8 @@ pub use mbarrier::MbarOp;
 pub use mma::{MmaBitOp, MmaElem, MmaFamily, MmaFrag, MmaScale, MmaScaleKind, MmaSparse, MmaSpec};
 pub use ops::{Effect, Op, OP_TABLE};
 pub use tcgen05::{
-    Tc05Collector, Tc05CpShape, Tc05CpUnpack, Tc05Kind, Tc05LdSt, Tc05Op, Tc05Red, Tc05RedType,
-    Tc05Shape,
+    Tc05Collector, Tc05CpShape, Tc05CpUnpack, Tc05Kind, Tc05LdSt, Tc05Mma, Tc05Op, Tc05Red,
+    Tc05RedType, Tc05Shape,
 };
 pub use tma::{LoadMode, TensorOp, TmapField};
 pub use types::*;

@@ -15,6 +15,37 @@
 
 use std::fmt;
 
+/// The one table of a modifier's PTX spellings (without the leading dot) for a fieldless
+/// enum: `ALL` (every value, in the order the PTX ISA lists them), `name`, `from_name` and
+/// `Display` (the name) all read it, so the decoder, its error messages and the IR printer
+/// cannot disagree.
+macro_rules! ptx_names {
+    ($ty:ident { $($v:ident => $s:literal),+ $(,)? }) => {
+        impl $ty {
+            /// Every value, in the order the PTX ISA lists them.
+            pub const ALL: &'static [$ty] = &[$($ty::$v),+];
+
+            /// The PTX spelling, without the leading dot.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($ty::$v => $s),+
+                }
+            }
+
+            /// The value spelled `s` (without the leading dot).
+            pub fn from_name(s: &str) -> Option<$ty> {
+                $ty::ALL.iter().copied().find(|v| v.name() == s)
+            }
+        }
+
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    };
+}
+
 /// The data-movement shape of `tcgen05.ld` / `tcgen05.st` (§9.7.16.2.3, "Matrix fragments for
 /// tcgen05.ld/st"): which lane and 32-bit column thread `t`'s register `i` reaches
 /// ([`Tc05Shape::cell`]), relative to the address (for `.16x32bx2`, to the address of its
@@ -254,15 +285,6 @@ impl Tc05CpUnpack {
     }
 }
 
-impl fmt::Display for Tc05CpUnpack {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Tc05CpUnpack::B4x16P64 => "b8x16.b4x16_p64",
-            Tc05CpUnpack::B6x16P32 => "b8x16.b6x16_p32",
-        })
-    }
-}
-
 /// How a multiply uses a collector buffer: `tcgen05.mma.ws`'s buffer `bN` for B
 /// (§9.7.16.10.9.3, `.collector::bN::…`), or `tcgen05.mma{.sp}`'s buffer for A
 /// (§9.7.16.10.9.1-2, `.collector::a::…`; below, "the matrix" is B or A).
@@ -397,7 +419,86 @@ pub struct Tc05LdSt {
     pub split: u32,
 }
 
+/// The fixed modifiers of a multiply, `tcgen05.mma{.sp}` or `tcgen05.mma.ws{.sp}`, in one
+/// shape ([`Tc05Op::mma`] gives them for either): the kind, whether A is in tensor memory,
+/// whether A is structured sparse (`.sp`), for `.ws` the collector buffer for B and its use,
+/// whether a disable-output-lane mask follows the other operands, the scale-input-d exponent,
+/// the block-scaling factors per row (0 without), whether a zero-column mask descriptor
+/// follows (`.ws`), whether the multiply is the CTA pair's (`.cta_group::2`), the use of the
+/// collector buffer for A (`None` for `.ws`) and `.ashift`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tc05Mma {
+    pub kind: Tc05Kind,
+    pub a_tmem: bool,
+    pub sparse: bool,
+    pub ws: Option<(u8, Tc05Collector)>,
+    pub lane_mask: bool,
+    pub scale_d: u8,
+    pub scale_vec: u8,
+    pub zero_mask: bool,
+    pub pair: bool,
+    pub collector_a: Option<Tc05Collector>,
+    pub ashift: bool,
+}
+
 impl Tc05Op {
+    /// The modifiers of an `mma` or `mma.ws`; `None` for the other operations. The one place
+    /// that says which operations multiply.
+    pub fn mma(&self) -> Option<Tc05Mma> {
+        match *self {
+            Tc05Op::Mma {
+                kind,
+                a_tmem,
+                sparse,
+                mask,
+                scale_d,
+                scale_vec,
+                pair,
+                collector,
+                ashift,
+            } => Some(Tc05Mma {
+                kind,
+                a_tmem,
+                sparse,
+                ws: None,
+                lane_mask: mask,
+                scale_d,
+                scale_vec,
+                zero_mask: false,
+                pair,
+                collector_a: Some(collector),
+                ashift,
+            }),
+            Tc05Op::MmaWs {
+                kind,
+                a_tmem,
+                sparse,
+                buffer,
+                collector,
+                zero_mask,
+            } => Some(Tc05Mma {
+                kind,
+                a_tmem,
+                sparse,
+                ws: Some((buffer, collector)),
+                lane_mask: false,
+                scale_d: 0,
+                scale_vec: 0,
+                zero_mask,
+                pair: false,
+                collector_a: None,
+                ashift: false,
+            }),
+            Tc05Op::Alloc { .. }
+            | Tc05Op::Dealloc { .. }
+            | Tc05Op::Relinquish { .. }
+            | Tc05Op::Ld { .. }
+            | Tc05Op::St { .. }
+            | Tc05Op::Cp { .. }
+            | Tc05Op::Shift { .. } => None,
+        }
+    }
+
     /// The data-path modifiers of an `ld` or `st`; `None` for the other operations. The one
     /// place that says which operations move registers to or from tensor memory.
     pub fn ld_st(&self) -> Option<Tc05LdSt> {
@@ -473,55 +574,44 @@ impl Tc05Op {
     }
 }
 
-impl fmt::Display for Tc05Shape {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Tc05Shape::S32x32b => "32x32b",
-            Tc05Shape::S16x64b => "16x64b",
-            Tc05Shape::S16x128b => "16x128b",
-            Tc05Shape::S16x256b => "16x256b",
-            Tc05Shape::S16x32bx2 => "16x32bx2",
-        })
-    }
-}
+ptx_names!(Tc05Shape {
+    S32x32b => "32x32b",
+    S16x64b => "16x64b",
+    S16x128b => "16x128b",
+    S16x256b => "16x256b",
+    S16x32bx2 => "16x32bx2",
+});
 
-impl fmt::Display for Tc05Kind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Tc05Kind::F16 => "f16",
-            Tc05Kind::Tf32 => "tf32",
-            Tc05Kind::I8 => "i8",
-            Tc05Kind::F8f6f4 => "f8f6f4",
-            Tc05Kind::Mxf8f6f4 => "mxf8f6f4",
-            Tc05Kind::Mxf4 => "mxf4",
-            Tc05Kind::Mxf4nvf4 => "mxf4nvf4",
-        })
-    }
-}
+ptx_names!(Tc05Kind {
+    F16 => "f16",
+    Tf32 => "tf32",
+    I8 => "i8",
+    F8f6f4 => "f8f6f4",
+    Mxf8f6f4 => "mxf8f6f4",
+    Mxf4 => "mxf4",
+    Mxf4nvf4 => "mxf4nvf4",
+});
 
-impl fmt::Display for Tc05CpShape {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Tc05CpShape::S128x256b => "128x256b",
-            Tc05CpShape::S4x256b => "4x256b",
-            Tc05CpShape::S128x128b => "128x128b",
-            Tc05CpShape::S64x128bW0213 => "64x128b.warpx2::02_13",
-            Tc05CpShape::S64x128bW0123 => "64x128b.warpx2::01_23",
-            Tc05CpShape::S32x128bW4 => "32x128b.warpx4",
-        })
-    }
-}
+ptx_names!(Tc05CpShape {
+    S128x256b => "128x256b",
+    S4x256b => "4x256b",
+    S128x128b => "128x128b",
+    S64x128bW0213 => "64x128b.warpx2::02_13",
+    S64x128bW0123 => "64x128b.warpx2::01_23",
+    S32x128bW4 => "32x128b.warpx4",
+});
 
-impl fmt::Display for Tc05Collector {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Tc05Collector::Fill => "fill",
-            Tc05Collector::Use => "use",
-            Tc05Collector::LastUse => "lastuse",
-            Tc05Collector::Discard => "discard",
-        })
-    }
-}
+ptx_names!(Tc05CpUnpack {
+    B4x16P64 => "b8x16.b4x16_p64",
+    B6x16P32 => "b8x16.b6x16_p32",
+});
+
+ptx_names!(Tc05Collector {
+    Fill => "fill",
+    Use => "use",
+    LastUse => "lastuse",
+    Discard => "discard",
+});
 
 impl fmt::Display for Tc05Op {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -540,19 +630,30 @@ impl fmt::Display for Tc05Op {
                 "relinquish_alloc_permit{}",
                 if *pair { ".cta_group::2" } else { "" }
             ),
-            Tc05Op::Ld {
-                shape,
-                num,
-                pack,
-                split,
-                red,
-            } => {
-                f.write_str(if red.is_some() { "ld.red" } else { "ld" })?;
-                write!(f, ".{shape}.x{num}")?;
-                if *pack {
-                    f.write_str(".pack::16b")?;
+            Tc05Op::Ld { .. } | Tc05Op::St { .. } => {
+                let Some(a) = self.ld_st() else {
+                    return Ok(());
+                };
+                // `Some(red)` for `ld`.
+                let load = if let Tc05Op::Ld { red, .. } = self {
+                    Some(*red)
+                } else {
+                    None
+                };
+                let op = match load {
+                    Some(Some(_)) => "ld.red",
+                    Some(None) => "ld",
+                    None => "st",
+                };
+                write!(f, "{op}.{}.x{}", a.shape, a.num)?;
+                if a.packed {
+                    f.write_str(if load.is_some() {
+                        ".pack::16b"
+                    } else {
+                        ".unpack::16b"
+                    })?;
                 }
-                if let Some(r) = red {
+                if let Some(Some(r)) = load {
                     f.write_str(if r.max { ".max" } else { ".min" })?;
                     f.write_str(match r.ty {
                         Tc05RedType::F32 { abs, nan } => match (abs, nan) {
@@ -565,75 +666,45 @@ impl fmt::Display for Tc05Op {
                         Tc05RedType::S32 => ".s32",
                     })?;
                 }
-                if *shape == Tc05Shape::S16x32bx2 {
-                    write!(f, " split={split}")?;
+                if a.shape == Tc05Shape::S16x32bx2 {
+                    write!(f, " split={}", a.split)?;
                 }
                 Ok(())
             }
-            Tc05Op::St {
-                shape,
-                num,
-                unpack,
-                split,
-            } => {
-                write!(f, "st.{shape}.x{num}")?;
-                if *unpack {
-                    f.write_str(".unpack::16b")?;
+            Tc05Op::Mma { .. } | Tc05Op::MmaWs { .. } => {
+                let Some(m) = self.mma() else {
+                    return Ok(());
+                };
+                let sp = if m.sparse { ".sp" } else { "" };
+                let a = if m.a_tmem { " a=tmem" } else { " a=desc" };
+                let kind = m.kind;
+                if let Some((buffer, collector)) = m.ws {
+                    let zero = if m.zero_mask { " zero-column-mask" } else { "" };
+                    return write!(
+                        f,
+                        "mma.ws{sp}.kind::{kind}.collector::b{buffer}::{collector}{a}{zero}"
+                    );
                 }
-                if *shape == Tc05Shape::S16x32bx2 {
-                    write!(f, " split={split}")?;
+                let pair = if m.pair { ".cta_group::2" } else { "" };
+                write!(f, "mma{sp}{pair}.kind::{kind}")?;
+                if m.scale_vec != 0 {
+                    write!(f, ".block_scale.scale_vec::{}X", m.scale_vec)?;
                 }
-                Ok(())
-            }
-            Tc05Op::Mma {
-                kind,
-                a_tmem,
-                sparse,
-                mask,
-                scale_d,
-                scale_vec,
-                pair,
-                collector,
-                ashift,
-            } => {
-                write!(
-                    f,
-                    "mma{}{}.kind::{kind}",
-                    if *sparse { ".sp" } else { "" },
-                    if *pair { ".cta_group::2" } else { "" }
-                )?;
-                if *scale_vec != 0 {
-                    write!(f, ".block_scale.scale_vec::{scale_vec}X")?;
+                if let Some(c) = m.collector_a.filter(|c| *c != Tc05Collector::Discard) {
+                    write!(f, ".collector::a::{c}")?;
                 }
-                if *collector != Tc05Collector::Discard {
-                    write!(f, ".collector::a::{collector}")?;
-                }
-                if *ashift {
+                if m.ashift {
                     f.write_str(".ashift")?;
                 }
-                f.write_str(if *a_tmem { " a=tmem" } else { " a=desc" })?;
-                if *mask {
+                f.write_str(a)?;
+                if m.lane_mask {
                     f.write_str(" disable-output-lane")?;
                 }
-                if *scale_d != 0 {
-                    write!(f, " scale-input-d={scale_d}")?;
+                if m.scale_d != 0 {
+                    write!(f, " scale-input-d={}", m.scale_d)?;
                 }
                 Ok(())
             }
-            Tc05Op::MmaWs {
-                kind,
-                a_tmem,
-                sparse,
-                buffer,
-                collector,
-                zero_mask,
-            } => write!(
-                f,
-                "mma.ws{}.kind::{kind}.collector::b{buffer}::{collector}{}{}",
-                if *sparse { ".sp" } else { "" },
-                if *a_tmem { " a=tmem" } else { " a=desc" },
-                if *zero_mask { " zero-column-mask" } else { "" }
-            ),
             Tc05Op::Cp {
                 shape,
                 unpack,

@@ -105,7 +105,21 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
         Some(Operand::Reg { name, .. }) => (name.clone(), b.reg(&name.name).is_some()),
         _ => return Err(cx.bad("missing the called function")),
     };
+    // `call (ret), %fptr, (args), table_or_prototype;` (PTX ISA §9.7.12.4), where the
+    // argument list may be left out: `call %fptr, proto;`.
+    let no_args = through_register
+        && matches!(
+            ops.get(k + 1),
+            Some(
+                Operand::Symbol { offset: 0, .. }
+                    | Operand::Reg {
+                        component: None,
+                        ..
+                    }
+            )
+        );
     let args: Vec<Operand> = match ops.get(k + 1) {
+        _ if no_args => vec![],
         Some(Operand::List(items, _)) => items.clone(),
         None => vec![],
         Some(o) => {
@@ -115,8 +129,8 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
             ))
         }
     };
-    // `call (ret), %fptr, (args), table_or_prototype;` (PTX ISA §9.7.12.4).
-    let table = match ops.get(k + 2) {
+    let t = if no_args { k + 1 } else { k + 2 };
+    let table = match ops.get(t) {
         Some(Operand::Symbol { name, offset: 0 }) => Some(name.name.clone()),
         Some(Operand::Reg {
             name,
@@ -130,7 +144,7 @@ pub(super) fn call(b: &mut Builder, cx: &Cx, guard: Option<(Var, bool)>) -> Resu
         }
         None => None,
     };
-    if ops.len() > k + 3 {
+    if ops.len() > t + 1 {
         return Err(cx.bad("too many operands"));
     }
     if through_register {

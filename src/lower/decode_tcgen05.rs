@@ -57,6 +57,22 @@ use crate::ptx::ast::Operand;
 
 type R = Result<(), LowerError>;
 
+/// The names of `all`, each after a dot, separated by spaces (`.32x32b .16x64b …`).
+fn dotted<T: std::fmt::Display>(all: &[T]) -> String {
+    all.iter()
+        .map(|v| format!(".{v}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The `.kind::…` at modifier `k`, if it names a kind.
+fn kind_of(cx: &Cx, k: usize) -> Option<Tc05Kind> {
+    cx.mods
+        .get(k)
+        .and_then(|m| m.strip_prefix("kind::"))
+        .and_then(Tc05Kind::from_name)
+}
+
 /// Check that the modifiers after the first are exactly `want` in order, with `.cta_group::1`
 /// where `want` has `cta_group` (`::2` is an unsupported error here: [`grouped`] takes it).
 fn exact(cx: &Cx, want: &[&str]) -> R {
@@ -251,13 +267,8 @@ fn ld_st(b: &mut Builder, cx: &mut Cx, load: bool) -> R {
     if cx.mods.get(1 + at..3 + at) != Some(&["sync", "aligned"][..]) {
         return Err(cx.bad("needs .sync.aligned"));
     }
-    let shape = match cx.mods.get(3 + at).copied() {
-        Some("32x32b") => Tc05Shape::S32x32b,
-        Some("16x64b") => Tc05Shape::S16x64b,
-        Some("16x128b") => Tc05Shape::S16x128b,
-        Some("16x256b") => Tc05Shape::S16x256b,
-        Some("16x32bx2") => Tc05Shape::S16x32bx2,
-        _ => return Err(cx.bad("needs a shape: .32x32b .16x64b .16x128b .16x256b .16x32bx2")),
+    let Some(shape) = cx.mods.get(3 + at).and_then(|m| Tc05Shape::from_name(m)) else {
+        return Err(cx.bad(&format!("needs a shape: {}", dotted(Tc05Shape::ALL))));
     };
     let num_mod = cx.mods.get(4 + at).copied().unwrap_or("");
     let num = match num_mod.strip_prefix('x') {
@@ -438,32 +449,34 @@ fn shift(b: &mut Builder, cx: &mut Cx) -> R {
 /// decompression, §9.7.16.9.1, is [`Tc05CpUnpack`]).
 fn cp(b: &mut Builder, cx: &mut Cx) -> R {
     let m = |i: usize| cx.mods.get(i).copied();
-    let (shape, n) = match (m(2), m(3)) {
-        (Some("128x256b"), _) => (Tc05CpShape::S128x256b, 3),
-        (Some("4x256b"), _) => (Tc05CpShape::S4x256b, 3),
-        (Some("128x128b"), _) => (Tc05CpShape::S128x128b, 3),
-        (Some("64x128b"), Some("warpx2::02_13")) => (Tc05CpShape::S64x128bW0213, 4),
-        (Some("64x128b"), Some("warpx2::01_23")) => (Tc05CpShape::S64x128bW0123, 4),
-        (Some("64x128b"), _) => {
+    // A shape is one modifier or two (`.64x128b.warpx2::02_13`).
+    let found = Tc05CpShape::ALL.iter().copied().find_map(|sh| {
+        let parts: Vec<&str> = sh.name().split('.').collect();
+        (cx.mods.get(2..2 + parts.len()) == Some(&parts[..])).then_some((sh, 2 + parts.len()))
+    });
+    let (shape, n) = match (found, m(2)) {
+        (Some(found), _) => found,
+        (None, Some("64x128b")) => {
             return Err(cx.bad(".64x128b needs .warpx2::02_13 or .warpx2::01_23"))
         }
-        (Some("32x128b"), Some("warpx4")) => (Tc05CpShape::S32x128bW4, 4),
-        (Some("32x128b"), _) => return Err(cx.bad(".32x128b needs .warpx4")),
-        _ => {
-            return Err(cx.bad(
-                "needs .cta_group::1 or ::2 then a shape: .128x256b .4x256b .128x128b \
-                 .64x128b.warpx2::02_13 .64x128b.warpx2::01_23 .32x128b.warpx4",
-            ))
+        (None, Some("32x128b")) => return Err(cx.bad(".32x128b needs .warpx4")),
+        (None, _) => {
+            return Err(cx.bad(&format!(
+                "needs .cta_group::1 or ::2 then a shape: {}",
+                dotted(Tc05CpShape::ALL)
+            )))
         }
     };
     let unpack = match (m(n), m(n + 1)) {
-        (Some("b8x16"), Some("b4x16_p64")) => Some(Tc05CpUnpack::B4x16P64),
-        (Some("b8x16"), Some("b6x16_p32")) => Some(Tc05CpUnpack::B6x16P32),
         (Some("b8x16"), other) => {
-            return Err(cx.bad(&format!(
-                ".b8x16 needs a source format .b6x16_p32 or .b4x16_p64 after it{}",
-                other.map_or(String::new(), |o| format!(", not .{o}"))
-            )))
+            let u = other.and_then(|o| Tc05CpUnpack::from_name(&format!("b8x16.{o}")));
+            if u.is_none() {
+                return Err(cx.bad(&format!(
+                    ".b8x16 needs a source format .b6x16_p32 or .b4x16_p64 after it{}",
+                    other.map_or(String::new(), |o| format!(", not .{o}"))
+                )));
+            }
+            u
         }
         _ => None,
     };
@@ -495,16 +508,11 @@ fn cp(b: &mut Builder, cx: &mut Cx) -> R {
 fn mma_ws(b: &mut Builder, cx: &mut Cx) -> R {
     let sparse = cx.mods.get(2) == Some(&"sp");
     let at = usize::from(sparse);
-    let kind = match cx.mods.get(3 + at).copied() {
-        Some("kind::f16") => Tc05Kind::F16,
-        Some("kind::tf32") => Tc05Kind::Tf32,
-        Some("kind::i8") => Tc05Kind::I8,
-        Some("kind::f8f6f4") => Tc05Kind::F8f6f4,
-        _ => {
-            return Err(cx.bad(
-                "needs .cta_group::1 then .kind::f16, .kind::tf32, .kind::f8f6f4 or .kind::i8",
-            ))
-        }
+    // `.ws` has no block scaling.
+    let Some(kind) = kind_of(cx, 3 + at).filter(|k| !k.block_scaled()) else {
+        return Err(
+            cx.bad("needs .cta_group::1 then .kind::f16, .kind::tf32, .kind::f8f6f4 or .kind::i8")
+        );
     };
     let (buffer, collector) = match cx.mods.get(4 + at) {
         None => (0, Tc05Collector::Discard),
@@ -518,14 +526,7 @@ fn mma_ws(b: &mut Builder, cx: &mut Cx) -> R {
                     "3" => 3,
                     _ => return None,
                 };
-                let u = match u {
-                    "fill" => Tc05Collector::Fill,
-                    "use" => Tc05Collector::Use,
-                    "lastuse" => Tc05Collector::LastUse,
-                    "discard" => Tc05Collector::Discard,
-                    _ => return None,
-                };
-                Some((n, u))
+                Some((n, Tc05Collector::from_name(u)?))
             });
             parsed.ok_or_else(|| {
                 cx.bad(&format!(
@@ -623,20 +624,14 @@ fn mma(b: &mut Builder, cx: &mut Cx) -> R {
     if cx.mods.get(1) == Some(&"ws") {
         return mma_ws(b, cx);
     }
-    let kind =
-        match cx.mods.get(2 + at).copied() {
-            Some("kind::f16") => Tc05Kind::F16,
-            Some("kind::tf32") => Tc05Kind::Tf32,
-            Some("kind::i8") => Tc05Kind::I8,
-            Some("kind::f8f6f4") => Tc05Kind::F8f6f4,
-            Some("kind::mxf8f6f4") => Tc05Kind::Mxf8f6f4,
-            Some("kind::mxf4") => Tc05Kind::Mxf4,
-            Some("kind::mxf4nvf4") => Tc05Kind::Mxf4nvf4,
-            _ => return Err(cx.bad(
-                "needs .cta_group::1 or ::2 then .kind::f16, ::tf32, ::i8, ::f8f6f4, ::mxf8f6f4, \
-                 ::mxf4 or ::mxf4nvf4",
-            )),
-        };
+    let Some(kind) = kind_of(cx, 2 + at) else {
+        let names: Vec<&str> = Tc05Kind::ALL.iter().map(|k| k.name()).collect();
+        let (last, rest) = names.split_last().unwrap_or((&"", &[]));
+        return Err(cx.bad(&format!(
+            "needs .cta_group::1 or ::2 then .kind::{} or ::{last}",
+            rest.join(", ::")
+        )));
+    };
     let (scale_vec, n_mods) = if kind.block_scaled() {
         block_scale(b, cx, kind, 3 + at)?
     } else {
@@ -793,18 +788,18 @@ fn a_usage(cx: &Cx, mods: &[&str], scaled: bool) -> Result<(Tc05Collector, bool)
             ashift = true;
             continue;
         }
-        let usage = match m.strip_prefix("collector::a::") {
-            Some("fill") => Tc05Collector::Fill,
-            Some("use") => Tc05Collector::Use,
-            Some("lastuse") => Tc05Collector::LastUse,
-            Some("discard") => Tc05Collector::Discard,
-            _ if m.starts_with("collector::b") => {
+        let usage = match m
+            .strip_prefix("collector::a::")
+            .and_then(Tc05Collector::from_name)
+        {
+            Some(usage) => usage,
+            None if m.starts_with("collector::b") => {
                 return Err(cx.bad(&format!(
                     "modifier '.{m}': the collector buffers b0-b3 (for B) are tcgen05.mma.ws's; \
                      tcgen05.mma{{.sp}} has .collector::a::fill, ::use, ::lastuse or ::discard"
                 )))
             }
-            _ => return Err(cx.bad(&format!("modifier '.{m}' is not allowed here"))),
+            None => return Err(cx.bad(&format!("modifier '.{m}' is not allowed here"))),
         };
         if collector.is_some() {
             return Err(cx.bad(&format!(

@@ -3,27 +3,43 @@
 //! `setmaxnreg.dec` whose count is larger than the largest register count the kernel can
 //! have is refused ("(C7406) setmaxnreg.dec has register count (248) which is larger than the
 //! largest temporal register count in the program (128)"). That largest count is the largest
-//! of every `setmaxnreg.inc` count of the kernel and of the device functions it calls
-//! directly or through other calls (wherever they stand: before or after the `.dec`, on any
-//! path), and of the kernel's `.maxnreg` directive; a kernel with neither has no bound (ptxas
-//! then ignores the hints: "(C7508) … unable to determine register count at entry"). Each
-//! kernel is checked on its own: an `.inc` in another kernel of the module does not count.
-//! Indirect calls are not followed.
+//! of every `setmaxnreg.inc` count of the functions the kernel reaches (wherever they stand:
+//! before or after the `.dec`, on any path) and of the kernel's `.maxnreg` directive; a
+//! kernel with neither has no bound (ptxas then ignores the hints: "(C7508) … unable to
+//! determine register count at entry"). Each kernel is checked on its own: an `.inc` in
+//! another kernel of the module does not count.
+//!
+//! The functions a kernel reaches, as ptxas counts them (a syntactic rule: dead code counts):
+//! - the kernel, and every function a reached body calls directly;
+//! - every function whose address a reached body takes (an operand naming it other than a
+//!   direct call's callee: `mov.u64 %rd1, f`), called or not;
+//! - every function named in the initializer of a module variable a reached body names
+//!   (`ld.global.u64 %rd1, [fptr]` with `.global .u64 fptr = f;`), not through a second
+//!   variable (`.global .u64 g = generic(fptr);`);
+//! - when a reached body calls through a register (`call %rd1, proto;`, with a
+//!   `.callprototype` or a `.calltargets` table), every function whose address is taken
+//!   anywhere in the module: in any function's body (another kernel's, or one never called)
+//!   or in a module variable's initializer. A function named only in a `.calltargets` list
+//!   is not counted.
 //!
 //! `setmaxnreg` has no effect in ptxjit (`decode_bulk::setmaxnreg`); this check only makes
 //! the loader refuse what ptxas refuses.
 
 use super::LowerError;
-use crate::ptx::ast::{self, Literal, Operand, Statement};
+use crate::ptx::ast::{self, Initializer, Literal, Operand, Statement};
 use crate::ptx::span::Span;
 use std::collections::{HashMap, HashSet};
 
-/// The `setmaxnreg` instructions one kernel reaches: the largest `.inc` count, and every
-/// `.dec` count with its operand's span.
+/// What one function body holds that the check needs: its `setmaxnreg` counts, the functions
+/// it calls directly, the symbols its other operands name, and whether it calls through a
+/// register.
 #[derive(Default)]
-struct Counts {
+struct Body<'a> {
     inc: Option<u64>,
     dec: Vec<(u64, Span)>,
+    calls: Vec<&'a str>,
+    names: Vec<&'a str>,
+    indirect: bool,
 }
 
 /// Checks every kernel of `m` (`funcs`: the device functions by name).
@@ -35,39 +51,93 @@ pub(super) fn check(
     m: &ast::Module,
     funcs: &HashMap<String, &ast::Function>,
 ) -> Result<(), LowerError> {
+    let mut bodies: HashMap<&str, Body> = HashMap::new();
+    // Functions named in each module variable's initializer.
+    let mut inits: HashMap<&str, Vec<&str>> = HashMap::new();
+    // Functions whose address is taken anywhere in the module.
+    let mut taken: Vec<&str> = Vec::new();
+    for item in &m.items {
+        match item {
+            ast::Item::Function(f) => {
+                if let Some(b) = &f.body {
+                    let mut body = Body::default();
+                    walk(b, &mut body);
+                    taken.extend(body.names.iter().filter(|n| funcs.contains_key(**n)));
+                    bodies.insert(&f.name.name, body);
+                }
+            }
+            ast::Item::Var(d) => {
+                let mut named = Vec::new();
+                let mut stack: Vec<&Initializer> = d.init.iter().collect();
+                while let Some(i) = stack.pop() {
+                    match i {
+                        Initializer::Symbol { name, .. } if funcs.contains_key(&name.name) => {
+                            named.push(name.name.as_str());
+                        }
+                        Initializer::List(items, _) => stack.extend(items),
+                        Initializer::Mask { inner, .. } => stack.push(inner),
+                        Initializer::Symbol { .. }
+                        | Initializer::Literal(_)
+                        | Initializer::Fields(..) => {}
+                    }
+                }
+                taken.extend(&named);
+                inits.insert(&d.name.name, named);
+            }
+        }
+    }
     for item in &m.items {
         let ast::Item::Function(f) = item else {
             continue;
         };
-        let (ast::FunctionKind::Entry, Some(body)) = (f.kind, &f.body) else {
+        if f.kind != ast::FunctionKind::Entry || f.body.is_none() {
             continue;
-        };
-        let mut counts = Counts::default();
-        let mut seen = HashSet::new();
-        let mut todo: Vec<&[Statement]> = vec![body];
-        while let Some(stmts) = todo.pop() {
-            walk(stmts, &mut counts, &mut |callee| {
-                if let Some(g) = funcs.get(callee) {
-                    if seen.insert(callee.to_string()) {
-                        if let Some(b) = &g.body {
-                            todo.push(b);
-                        }
-                    }
+        }
+        let (mut inc, mut dec) = (None::<u64>, Vec::new());
+        let mut seen = HashSet::from([f.name.name.as_str()]);
+        let mut todo = vec![f.name.name.as_str()];
+        let mut all_taken = false;
+        while let Some(name) = todo.pop() {
+            let Some(body) = bodies.get(name) else {
+                continue;
+            };
+            inc = inc.max(body.inc);
+            dec.extend(&body.dec);
+            let mut next: Vec<&str> = body.calls.clone();
+            for n in &body.names {
+                if funcs.contains_key(*n) {
+                    next.push(n);
+                } else if let Some(fs) = inits.get(n) {
+                    next.extend(fs);
                 }
-            });
+            }
+            if body.indirect && !all_taken {
+                all_taken = true;
+                next.extend(&taken);
+            }
+            for n in next {
+                if seen.insert(n) {
+                    todo.push(n);
+                }
+            }
         }
         let directive = f
             .directives
             .iter()
             .find(|d| d.name == "maxnreg")
             .and_then(|d| d.args.first().copied());
-        let (bound, what) = match (counts.inc, directive) {
+        let (bound, what) = match (inc, directive) {
             (Some(i), Some(d)) if d > i => (d, ".maxnreg"),
             (Some(i), _) => (i, "setmaxnreg.inc count"),
             (None, Some(d)) => (d, ".maxnreg"),
             (None, None) => continue,
         };
-        if let Some(&(n, span)) = counts.dec.iter().find(|&&(n, _)| n > bound) {
+        // The first in source order of those above the bound.
+        if let Some(&(n, span)) = dec
+            .iter()
+            .filter(|&&(n, _)| n > bound)
+            .min_by_key(|(_, s)| s.start)
+        {
             return Err(LowerError::new(
                 span,
                 format!(
@@ -82,19 +152,34 @@ pub(super) fn check(
     Ok(())
 }
 
-/// Adds the `setmaxnreg` counts of `stmts` (nested blocks included) to `counts` and calls
-/// `call` with the name of each directly called function.
-fn walk(stmts: &[Statement], counts: &mut Counts, call: &mut dyn FnMut(&str)) {
+/// Adds what `stmts` (nested blocks included) hold to `body`.
+fn walk<'a>(stmts: &'a [Statement], body: &mut Body<'a>) {
     for s in stmts {
         match s {
-            Statement::Block(inner, _) => walk(inner, counts, call),
+            Statement::Block(inner, _) => walk(inner, body),
             Statement::Instruction(i) if i.opcode.name == "call" => {
                 let k = usize::from(matches!(i.operands.first(), Some(Operand::List(..))));
-                if let Some(Operand::Symbol { name, offset: 0 }) = i.operands.get(k) {
-                    call(&name.name);
+                match i.operands.get(k) {
+                    Some(Operand::Symbol { name, offset: 0 }) => body.calls.push(&name.name),
+                    Some(Operand::Reg { .. }) => body.indirect = true,
+                    // Anything else is the decoder's error.
+                    _ => {}
+                }
+                // The return and argument lists (a `.callprototype`/`.calltargets` label
+                // names no function).
+                for o in &i.operands {
+                    if let Operand::List(..) = o {
+                        names(o, &mut body.names);
+                    }
                 }
             }
-            Statement::Instruction(i) if i.opcode.name == "setmaxnreg" => {
+            Statement::Instruction(i) => {
+                for o in &i.operands {
+                    names(o, &mut body.names);
+                }
+                if i.opcode.name != "setmaxnreg" {
+                    continue;
+                }
                 // A count that is not an immediate is the decoder's error.
                 let Some(Operand::Imm(Literal::Int { value, .. }, span)) = i.operands.first()
                 else {
@@ -102,18 +187,43 @@ fn walk(stmts: &[Statement], counts: &mut Counts, call: &mut dyn FnMut(&str)) {
                 };
                 let n = *value as u64;
                 match i.modifiers.first().map(|m| m.text.as_str()) {
-                    Some("inc") => counts.inc = Some(counts.inc.map_or(n, |c| c.max(n))),
-                    Some("dec") => counts.dec.push((n, *span)),
+                    Some("inc") => body.inc = Some(body.inc.map_or(n, |c| c.max(n))),
+                    Some("dec") => body.dec.push((n, *span)),
                     // Anything else is the decoder's error.
                     _ => {}
                 }
             }
-            Statement::Instruction(_)
-            | Statement::Decl(_)
+            Statement::Decl(_)
             | Statement::Label(_)
             | Statement::Loc { .. }
             | Statement::Directive(_) => {}
         }
+    }
+}
+
+/// Adds the symbols operand `o` names (a variable, function or label) to `out`.
+fn names<'a>(o: &'a Operand, out: &mut Vec<&'a str>) {
+    match o {
+        Operand::Symbol { name, .. }
+        | Operand::Indexed { name, .. }
+        | Operand::Address {
+            base: Some(name), ..
+        } => out.push(&name.name),
+        Operand::List(items, _)
+        | Operand::Vector(items, _)
+        | Operand::Bracketed(items, _)
+        | Operand::VecPred(items, _, _) => {
+            for x in items {
+                names(x, out);
+            }
+        }
+        Operand::Not(inner, _) | Operand::Neg(inner, _) => names(inner, out),
+        Operand::Reg { .. }
+        | Operand::Imm(..)
+        | Operand::Address { base: None, .. }
+        | Operand::PredPair(..)
+        | Operand::Sink(_)
+        | Operand::Select { .. } => {}
     }
 }
 
@@ -168,6 +278,62 @@ mod tests {
                     && e.contains("C7406"),
                 "{body}: {e}"
             );
+        }
+        // Through taken addresses and indirect calls (ptxas 13.5's verdicts;
+        // tests/ptxas_forms/setmaxnreg_calls.tsv has the full family).
+        let f = ".func f() { setmaxnreg.inc.sync.aligned.u32 128; ret; }";
+        let fp = ".global .u64 fp = f;";
+        let proto = ".reg .b64 %rd<2>; proto: .callprototype _ ();";
+        let via_param = format!("{proto} ld.global.u64 %rd0, [%rd1]; call %rd0, proto;");
+        for (funcs, body, refused) in [
+            // The address taken in the kernel, called or not.
+            (
+                f.to_string(),
+                format!("{proto} mov.u64 %rd0, f; call %rd0, proto;"),
+                true,
+            ),
+            (f.to_string(), format!("{proto} mov.u64 %rd0, f;"), true),
+            // An indirect call with no function's address taken anywhere, or one named
+            // only in a .calltargets list.
+            (f.to_string(), via_param.clone(), false),
+            (
+                f.to_string(),
+                ".reg .b64 %rd<2>; t: .calltargets f; ld.global.u64 %rd0, [%rd1]; call %rd0, t;"
+                    .to_string(),
+                false,
+            ),
+            // A module variable's initializer: counted when the kernel names the variable
+            // or calls through a register.
+            (format!("{f} {fp}"), String::new(), false),
+            (format!("{f} {fp}"), via_param.clone(), true),
+            (
+                format!("{f} {fp}"),
+                ".reg .b64 %rd<2>; ld.global.u64 %rd0, [fp];".to_string(),
+                true,
+            ),
+            (
+                format!("{f} {fp} .global .u64 gp = generic(fp);"),
+                ".reg .b64 %rd<2>; ld.global.u64 %rd0, [gp];".to_string(),
+                false,
+            ),
+            // The address taken in a function the kernel never calls: counted only with an
+            // indirect call.
+            (
+                format!("{f} .func h() {{ .reg .b64 %q; mov.u64 %q, f; ret; }}"),
+                String::new(),
+                false,
+            ),
+            (
+                format!("{f} .func h() {{ .reg .b64 %q; mov.u64 %q, f; ret; }}"),
+                via_param.clone(),
+                true,
+            ),
+        ] {
+            let r = load(&funcs, "", &format!("{body} {DEC} 248;"));
+            match &r {
+                Ok(()) => assert!(!refused, "{funcs} | {body}: loads"),
+                Err(e) => assert!(refused && e.contains("C7406"), "{funcs} | {body}: {e}"),
+            }
         }
         // Another kernel's .inc does not bound this one.
         let two = ".version 8.8\n.target sm_100a\n.address_size 64\n\

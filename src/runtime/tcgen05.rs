@@ -181,7 +181,7 @@ use access::{cp_lane, ld_st_cells, reduce, shift};
 pub use alloc::Pairs;
 use alloc::{alloc_in, dealloc_in, pair_ask, pair_tmems, AskKind};
 pub use desc::{smem_desc, InstrDesc};
-use multiply::{mma_lane, MmaForm};
+use multiply::mma_lane;
 
 /// Lanes of the tensor memory.
 pub const LANES: u32 = 128;
@@ -433,60 +433,11 @@ pub fn exec(d: &WarpDesc, op: Tc05Op, mask: u32, s: &mut [u8], env: &CtaEnv) {
                 }
             }
         }
-        Tc05Op::Mma {
-            kind,
-            a_tmem,
-            sparse,
-            mask: lane_mask,
-            scale_d,
-            scale_vec,
-            pair,
-            collector,
-            ashift,
-        } => {
+        Tc05Op::Mma { .. } | Tc05Op::MmaWs { .. } => {
+            let Some(form) = op.mma() else {
+                return;
+            };
             for l in lanes(mask) {
-                let form = MmaForm {
-                    kind,
-                    a_tmem,
-                    sparse,
-                    ws: None,
-                    lane_mask,
-                    scale_d,
-                    scale_vec,
-                    zero_mask: false,
-                    pair,
-                    collector_a: Some(collector),
-                    ashift,
-                };
-                if let Err((fk, e)) = mma_lane(d, s, env, tm, l, form) {
-                    env.fault_detail(l, d.inst, fk, e);
-                    return;
-                }
-            }
-        }
-        Tc05Op::MmaWs {
-            kind,
-            a_tmem,
-            sparse,
-            buffer,
-            collector,
-            zero_mask,
-        } => {
-            for l in lanes(mask) {
-                let ws = Some((buffer, collector));
-                let form = MmaForm {
-                    kind,
-                    a_tmem,
-                    sparse,
-                    ws,
-                    lane_mask: false,
-                    scale_d: 0,
-                    scale_vec: 0,
-                    zero_mask,
-                    pair: false,
-                    collector_a: None,
-                    ashift: false,
-                };
                 if let Err((fk, e)) = mma_lane(d, s, env, tm, l, form) {
                     env.fault_detail(l, d.inst, fk, e);
                     return;

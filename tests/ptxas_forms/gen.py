@@ -4,7 +4,8 @@
 Usage: PTXAS=/path/to/ptxas python3 tests/ptxas_forms/gen.py [FAMILY...]
 
 Writes tests/ptxas_forms/FAMILY.tsv: one line per form, `ok` or `no`, a tab, the target,
-a tab, and the instruction (line 7 of the kernel `frame` below). tests/ptxas_forms.rs checks
+a tab, and the instruction (line 7 of the kernel `frame` below; where the instruction has a
+tab, what stands before it is module-scope text put on line 3, after `.address_size 64`). tests/ptxas_forms.rs checks
 that ptxjit's front end agrees with every line (accepts the `ok` ones, refuses the `no` ones
 with the instruction's line:column), and with $PTXAS set, that ptxas still gives the recorded
 verdict. The verdicts were recorded with ptxas 13.5 (-arch=TARGET).
@@ -21,10 +22,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # `sm_NN@X.Y` (PTX ISA X.Y).
 def frame(target, inst):
     target, _, version = target.partition("@")
+    prelude, _, inst = inst.rpartition("\t")
     return (
-        ".version %s\n.target %s\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+        ".version %s\n.target %s\n.address_size 64 %s\n.visible .entry k(.param .u64 p)\n{\n"
         ".reg .b8 %%b<16>; .reg .b16 %%h<16>; .reg .b32 %%r<16>; .reg .f32 %%f<8>; .reg .f64 %%fd<4>; "
-        ".reg .b64 %%rd<8>; .reg .pred %%p<4>;\n%s\nret;\n}\n" % (version or "9.1", target, inst)
+        ".reg .b64 %%rd<8>; .reg .pred %%p<4>;\n%s\nret;\n}\n"
+        % (version or "9.1", target, prelude, inst)
     )
 
 
@@ -114,6 +117,46 @@ def setmaxnreg():
         inc = "setmaxnreg.inc.sync.aligned.u32 %d;" % i
         dec = "setmaxnreg.dec.sync.aligned.u32 %d;" % d
         yield target, (inc + " " + dec) if first == "inc" else (dec + " " + inc)
+
+
+def setmaxnreg_calls():
+    """A kernel's setmaxnreg.dec against the .inc of a function it reaches: directly called,
+    its address taken (mov, a module variable's initializer the kernel names), or any
+    address-taken function when the kernel calls through a register (a .callprototype or a
+    .calltargets table), and what does not count (C7406, lower::maxnreg)."""
+    inc = ".func f() { setmaxnreg.inc.sync.aligned.u32 INC; ret; }"
+    ind = ".reg .b64 %q<2>; proto: .callprototype _ (); ld.param.u64 %q0, [p]; call %q0, proto;"
+    # (module text before the kernel, with INC for the .inc count; the kernel's code before
+    # its setmaxnreg.dec)
+    cases = [
+        (inc, "call f;"),
+        (inc, "proto2: .callprototype _ (); mov.u64 %rd1, f; call %rd1, proto2;"),
+        (inc, "mov.u64 %rd1, f;"),
+        (inc, ind),
+        (inc, "tbl: .calltargets f; ld.param.u64 %rd1, [p]; call %rd1, tbl;"),
+        (inc + " .global .u64 fp = f;", "tbl: .calltargets f; ld.param.u64 %rd1, [p]; call %rd1, tbl;"),
+        (inc + " .global .u64 fp = f;", ind),
+        (inc + " .global .u64 fp = f;", "ld.global.u64 %rd1, [fp]; st.global.u64 [%rd1], %rd1;"),
+        (inc + " .global .u64 fp = f;", ""),
+        (inc + " .global .u64 fp = f; .global .u64 gp = generic(fp);",
+         "ld.global.u64 %rd1, [gp]; st.global.u64 [%rd1], %rd1;"),
+        (inc + " .global .u64 sink; .func h() { .reg .b64 %r<2>; mov.u64 %r0, f;"
+         " st.global.u64 [sink], %r0; ret; }", ind),
+        (inc + " .global .u64 sink; .func h() { .reg .b64 %r<2>; mov.u64 %r0, f;"
+         " st.global.u64 [sink], %r0; ret; }", ""),
+        (inc + " .global .u64 fp = f; .func h() { .reg .b64 %r<2>; proto: .callprototype _ ();"
+         " ld.global.u64 %r0, [fp]; call %r0, proto; ret; }", "call h;"),
+        (".func g() { setmaxnreg.inc.sync.aligned.u32 INC; ret; } .func f() { call g; ret; }",
+         "mov.u64 %rd1, f;"),
+        (inc + " .global .u64 sink; .visible .entry a() { .reg .b64 %r<2>; mov.u64 %r0, f;"
+         " st.global.u64 [sink], %r0; ret; }", ""),
+        (inc + " .global .u64 sink; .visible .entry a() { .reg .b64 %r<2>; mov.u64 %r0, f;"
+         " st.global.u64 [sink], %r0; ret; }", ind),
+    ]
+    for target, (prelude, code), i, d in itertools.product(
+            ["sm_90a", "sm_100a"], cases, [64, 200], [64, 128, 232]):
+        dec = "setmaxnreg.dec.sync.aligned.u32 %d;" % d
+        yield target, "%s\t%s" % (prelude.replace("INC", str(i)), (code + " " + dec).strip())
 
 
 def tcgen05_lane_mask():
@@ -264,7 +307,7 @@ FAMILIES = {"tcgen05_collector": tcgen05_collector, "multimem": multimem,
             "tcgen05_lane_mask": tcgen05_lane_mask,
             "tcgen05_sparse": tcgen05_sparse, "mma_block_scale": mma_block_scale,
             "mma_sparse_targets": mma_sparse_targets, "tcgen05_ws": tcgen05_ws,
-            "setmaxnreg": setmaxnreg}
+            "setmaxnreg": setmaxnreg, "setmaxnreg_calls": setmaxnreg_calls}
 
 
 def main():

@@ -22,27 +22,8 @@ pub(super) fn tmem_fault(e: String) -> MmaFault {
     (FaultKind::TensorMemory, e)
 }
 
-/// Which multiply: its kind, whether A is in tensor memory, whether A is structured sparse
-/// (`tcgen05.mma.sp`), for `.ws` the collector buffer and its use, whether a
-/// disable-output-lane mask follows the other operands, and the scale-input-d exponent.
-#[derive(Clone, Copy)]
-pub(super) struct MmaForm {
-    pub(super) kind: Tc05Kind,
-    pub(super) a_tmem: bool,
-    pub(super) sparse: bool,
-    pub(super) ws: Option<(u8, Tc05Collector)>,
-    pub(super) lane_mask: bool,
-    pub(super) scale_d: u8,
-    pub(super) scale_vec: u8,
-    /// `.ws` with a zero-column-mask-desc (the operand after enable-input-d).
-    pub(super) zero_mask: bool,
-    /// `.cta_group::2`: the multiply of the CTA pair (see [`crate::ir::Tc05Op::Mma`]).
-    pub(super) pair: bool,
-    /// `tcgen05.mma{.sp}`'s use of the collector buffer for A (`None` for `.ws`).
-    pub(super) collector_a: Option<Tc05Collector>,
-    /// `.ashift`: A's rows in tensor memory move one row down once read.
-    pub(super) ashift: bool,
-}
+/// Which multiply (its fixed modifiers: [`crate::ir::Tc05Mma`]).
+pub(super) use crate::ir::Tc05Mma as MmaForm;
 
 /// The zero-column mask of a `tcgen05.mma.ws` (PTX ISA §9.7.16.4.3, Table 45) for an
 /// `m`-row, `n`-column multiply: entry `j` is true when column `j` of B reads as zero. With
