@@ -367,19 +367,28 @@ impl Gen<'_, '_> {
     /// `0..=hi` as a multiple of `size` (`value_range`, `hi` below 2^62). Returns `b`, `o`
     /// and `hi`; `None` otherwise. Every lane's address then lies in `b ..= b + hi`.
     pub(super) fn span_form(&self, i: ir::Inst, size: u64) -> Option<(ir::Value, ir::Value, i64)> {
-        let &a = self.f.inst(i).args.first()?;
+        self.span_forms(i, size).into_iter().flatten().next()
+    }
+
+    /// [`Gen::span_form`]'s readings of `b + o`, one per order of the `add.s64`'s operands
+    /// (`None` where that order does not qualify, both `None` where the address is no such
+    /// `add.s64`).
+    fn span_forms(&self, i: ir::Inst, size: u64) -> [Option<(ir::Value, ir::Value, i64)>; 2] {
+        let Some(&a) = self.f.inst(i).args.first() else {
+            return [None, None];
+        };
         if self.ty(a) != ir::Type::I64 {
-            return None;
+            return [None, None];
         }
         let ir::ValueDef::Result(def, 0) = self.f.values[a.index()].def else {
-            return None;
+            return [None, None];
         };
         let d = self.f.inst(def);
         let (ir::Op::IAdd {}, &[x, y]) = (&d.op, d.args.as_slice()) else {
-            return None;
+            return [None, None];
         };
         let blk = ir::Block(self.inst_block[i.index()]);
-        [(x, y), (y, x)].into_iter().find_map(|(b, o)| {
+        [(x, y), (y, x)].map(|(b, o)| {
             if self.ty(b) != ir::Type::I64 || !self.uni.uniform_at(b, blk) {
                 return None;
             }
@@ -403,28 +412,7 @@ impl Gen<'_, '_> {
         if !grp.full {
             return None;
         }
-        let &a = self.f.inst(i).args.first()?;
-        if self.ty(a) != ir::Type::I64 {
-            return None;
-        }
-        let ir::ValueDef::Result(def, 0) = self.f.values[a.index()].def else {
-            return None;
-        };
-        let d = self.f.inst(def);
-        let (ir::Op::IAdd {}, &[x, y]) = (&d.op, d.args.as_slice()) else {
-            return None;
-        };
-        let blk = ir::Block(self.inst_block[i.index()]);
-        for (b, o) in [(x, y), (y, x)] {
-            if self.ty(b) != ir::Type::I64 || !self.uni.uniform_at(b, blk) {
-                continue;
-            }
-            let Some(r) = value_range(self.f, o, RANGE_DEPTH) else {
-                continue;
-            };
-            if r.mult % size != 0 || r.hi >= 1 << 62 {
-                continue;
-            }
+        for (b, o, hi) in self.span_forms(i, size).into_iter().flatten() {
             let base = match grp.vals.get(&b) {
                 Some(&GVal::S4(s)) => s[0],
                 Some(&GVal::V2(v0, _)) => self.b.ins().extractlane(v0, 0),
@@ -433,7 +421,7 @@ impl Gen<'_, '_> {
             let Some(Lanes::Made(offs)) = self.scalar_lanes(grp, o, RANGE_DEPTH) else {
                 continue;
             };
-            return Some((base, r.hi as i64, offs));
+            return Some((base, hi, offs));
         }
         None
     }
