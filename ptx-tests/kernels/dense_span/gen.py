@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Writes edge_bins.toml, low_bins.toml, wide_bins.toml and evict_bins.toml: the inputs of dense_span.ptx and
-their expected outputs, computed on the host from the kernels' per-thread semantics. Every
-index below n is visited by exactly one thread (the grid stride is the grid's thread count),
-so the bins are histograms (edge_bins) or sums (low_bins, wide_bins) of the bytes. The first
-trip (indices below the grid's thread count) holds, in each 32 consecutive threads of a
-block, the bytes 0, 127, 1, 2, ..., 30: a warp's first 16 lanes miss 16 distinct bins
-spanning 0..127, so its first dense window is bins 0..127 (512 bytes); the later trips are
-random bytes 0..255 with 128 and 255 among the first. Run from this directory."""
+"""Writes edge_bins.toml, low_bins.toml, wide_bins.toml, evict_bins.toml and uniform_ops.toml: the
+inputs of dense_span.ptx and their expected outputs, computed on the host from the kernels'
+per-thread semantics. Every index below n is visited by exactly one thread (the grid stride is
+the grid's thread count), so the bins are histograms (edge_bins) or sums (low_bins, wide_bins)
+of the bytes. The first trip (indices below the grid's thread count) holds, in each 32
+consecutive threads of a block, the bytes 0, 127, 1, 2, ..., 30: a warp's first 16 lanes miss 16
+distinct bins spanning 0..127, so its first dense window is bins 0..127 (512 bytes); the later
+trips are random bytes 0..255 with 128 and 255 among the first. Run from this directory."""
 
 import random
 
@@ -140,5 +140,51 @@ init = {{ fill = 0 }}
 
 [expect.bins]
 values = {vals(evbins)}
+"""
+    )
+
+# uniform_ops: edge_bins's data and grid, with three warp-uniform accesses to the same bins in
+# each trip beside the combined reduction: a load of bin 6 and an atom.global.add with its
+# result used on bin 5 (both bins the reduction also adds to), and a red.global.add at
+# bins + 4116 (bin 1029, the slot of bin 5 in a 1024-slot table). Every thread adds 1 to bins 5
+# and 1029 once per trip it runs; the loaded values only decide a store that never happens
+# (no count reaches 2^32 - 1), so out stays 0.
+ubins = [0] * 2048
+for x in data:
+    ubins[x] += 1
+ubins[5] += N
+ubins[1029] += N
+with open("uniform_ops.toml", "w") as f:
+    f.write(
+        f"""# bins[data[i]] += 1 (atom.global.add.u32, result unused) beside warp-uniform accesses in
+# each trip: ld.global.u32 of bin 6, atom.global.add.u32 of bin 5 with its result used,
+# red.global.add.u32 of bin 1029 (bins + 4116). Grid-stride loop over n = {N} bytes,
+# blocks of {BLOCK} threads (a last warp of 16 lanes). Expected values from gen.py (host
+# reference).
+ptx = "dense_span.ptx"
+grid = [{CTAS}]
+block = [{BLOCK}]
+kernel = "uniform_ops"
+args = [{{ buffer = "data" }}, {{ u32 = {N} }}, {{ buffer = "bins" }}, {{ buffer = "out" }}]
+
+[buffers.data]
+type = "u8"
+init = {{ values = {vals(data)} }}
+
+[buffers.bins]
+type = "u32"
+len = 2048
+init = {{ fill = 0 }}
+
+[buffers.out]
+type = "u32"
+len = 1
+init = {{ fill = 0 }}
+
+[expect.bins]
+values = {vals(ubins)}
+
+[expect.out]
+values = [0]
 """
     )
