@@ -458,13 +458,18 @@ fn type_shaped(m: &str) -> bool {
 /// Whether `m` (without its dot) is a modifier of some PTX instruction; the `mNnNkN` matrix
 /// shapes are a family (`.m16n8k16`, `.m64n256k8`, ...).
 pub(super) fn is_modifier(m: &str) -> bool {
-    is_type(m) || MODIFIERS.iter().any(|f| f.contains(&m)) || matrix_shape(m)
+    is_type(m) || is_word(m) || matrix_shape(m)
 }
 
 /// Whether `m` (without its dot) is a modifier word of the lists, not a type nor a matrix
-/// shape: the words a decoder table row declares it takes.
+/// shape: the words a decoder table row declares it takes. The lists' words are put in a
+/// set once per process (each instruction's modifiers are looked up several times).
 pub(super) fn is_word(m: &str) -> bool {
-    MODIFIERS.iter().any(|f| f.contains(&m))
+    static WORDS: std::sync::OnceLock<std::collections::HashSet<&'static str>> =
+        std::sync::OnceLock::new();
+    WORDS
+        .get_or_init(|| MODIFIERS.iter().flat_map(|f| f.iter().copied()).collect())
+        .contains(m)
 }
 
 /// `mA nB {kC}` (PTX ISA §9.7.14.2 and on: matrix shapes).

@@ -2682,21 +2682,37 @@ fn fabric(_: &mut Builder, cx: &Cx, _: Option<(Var, bool)>) -> R {
     }
 }
 
+/// The indices in [`ROWS`] of `op`'s rows, in table order; `None` where `op` has none. The
+/// index is built once per process (a scan of the whole table per instruction was about a
+/// fifth of the decoder's time).
+fn rows_of(op: &str) -> Option<&'static [u16]> {
+    static INDEX: std::sync::OnceLock<std::collections::HashMap<&'static str, Vec<u16>>> =
+        std::sync::OnceLock::new();
+    let index = INDEX.get_or_init(|| {
+        let mut m: std::collections::HashMap<&'static str, Vec<u16>> =
+            std::collections::HashMap::new();
+        for (i, r) in ROWS.iter().enumerate() {
+            m.entry(r.op).or_default().push(i as u16);
+        }
+        m
+    });
+    index.get(op).map(Vec::as_slice)
+}
+
 /// The row that decodes `cx`'s instruction, or the error: not a PTX instruction, or an opcode
 /// without a form of the instruction's family.
 pub(super) fn lookup(cx: &Cx) -> Result<&'static Row, LowerError> {
     let op = cx.inst.opcode.name.as_str();
-    let fam = family(cx);
-    let mut rows = ROWS.iter().filter(|r| r.op == op).peekable();
-    if rows.peek().is_none() {
+    let Some(rows) = rows_of(op) else {
         // ptxas: "Not a name of any known instruction: 'foo'".
         return Err(LowerError::new(
             cx.inst.span,
             format!("invalid '{}': '{op}' is not a PTX instruction", cx.ptx),
         ));
-    }
+    };
+    let fam = family(cx);
     let mut any = None;
-    for r in rows {
+    for r in rows.iter().map(|&i| &ROWS[i as usize]) {
         if r.family == fam {
             return Ok(r);
         }
@@ -2854,6 +2870,13 @@ pub(crate) fn admits(op: &str, mods: &[&str], header: Header) -> bool {
 /// ("Feature 'fabric.submit.commit_group' requires PTX ISA .version 9.5 or later").
 pub(super) fn check_header(cx: &Cx, row: &Row, header: Header) -> R {
     let forms = row.forms.iter().filter(|f| f.when.applies(cx));
+    // The common case, every requirement met, without building the list and the names.
+    if std::iter::once(row.needs)
+        .chain(forms.clone().map(|f| f.needs))
+        .all(|n| needs_met(n, header))
+    {
+        return Ok(());
+    }
     let all: Vec<(&str, Needs)> = std::iter::once((cx.ptx.as_str(), row.needs))
         .chain(forms.map(|f| (f.what, f.needs)))
         .collect();
@@ -2878,6 +2901,11 @@ pub(super) fn check_header(cx: &Cx, row: &Row, header: Header) -> R {
         check_needs(cx.inst.span, &named(what), needs, header)?;
     }
     Ok(())
+}
+
+/// Whether the module's header meets `needs` (what [`check_needs`] accepts).
+fn needs_met(needs: Needs, header: Header) -> bool {
+    header.version >= needs.since && needs.min.admits(header.arch, header.version)
 }
 
 /// Checks one requirement against the module's header; the error at `span` names `what`
@@ -3023,7 +3051,7 @@ pub(super) fn check_modifiers(cx: &Cx, row: &Row) -> R {
         if let Some(m) = cx
             .mods
             .iter()
-            .find(|m| names::is_word(m) && !unchecked(m) && !list.contains(m))
+            .find(|m| !list.contains(m) && names::is_word(m) && !unchecked(m))
         {
             return Err(illegal(m));
         }

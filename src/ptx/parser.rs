@@ -1336,18 +1336,21 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        let end = self
-            .expect_punct(b';', &format!("after instruction '{op}'"))
-            .map_err(|e| match self.peek().tok {
-                Tok::Error(_) => e,
-                _ => ParseError::new(
-                    format!(
-                        "expected ',' between operands or ';' after instruction '{op}', found {}",
-                        self.describe(self.peek())
-                    ),
-                    e.span,
+        // The message is made only when the ';' is missing.
+        let end = match self.eat_punct(b';') {
+            Some(end) => Ok(end),
+            None => self.expect_punct(b';', &format!("after instruction '{op}'")),
+        }
+        .map_err(|e| match self.peek().tok {
+            Tok::Error(_) => e,
+            _ => ParseError::new(
+                format!(
+                    "expected ',' between operands or ';' after instruction '{op}', found {}",
+                    self.describe(self.peek())
                 ),
-            })?;
+                e.span,
+            ),
+        })?;
         Ok(Instruction {
             guard,
             opcode,
@@ -1358,7 +1361,9 @@ impl<'a> Parser<'a> {
     }
 
     fn operand(&mut self, depth: usize, op: &str) -> Result<Operand> {
-        let what = format!("in an operand of instruction '{op}'");
+        // Made only where it is used (errors, constant expressions, offsets): most operands
+        // are registers.
+        let what = || format!("in an operand of instruction '{op}'");
         if depth >= MAX_DEPTH {
             return Err(ParseError::new(
                 format!("operands of instruction '{op}' nested deeper than {MAX_DEPTH} levels"),
@@ -1367,7 +1372,7 @@ impl<'a> Parser<'a> {
         }
         // A constant expression (PTX ISA 4.6); `call`'s parenthesized lists are argument lists.
         if !op.starts_with("call") && self.starts_constant() {
-            let (lit, span, _) = self.const_expr(&what)?;
+            let (lit, span, _) = self.const_expr(&what())?;
             return Ok(Operand::Imm(lit, span));
         }
         let t = self.peek().clone();
@@ -1376,7 +1381,7 @@ impl<'a> Parser<'a> {
                 let name = self.expect_ident("an operand")?;
                 if self.eat_punct(b'|').is_some() {
                     let second =
-                        self.expect_ident(&format!("a second predicate after '|' {what}"))?;
+                        self.expect_ident(&format!("a second predicate after '|' {}", what()))?;
                     return Ok(Operand::PredPair(name, second));
                 }
                 if name.name.starts_with('%') {
@@ -1407,7 +1412,7 @@ impl<'a> Parser<'a> {
                     let span = name.span.join(self.prev_span());
                     return Ok(Operand::Indexed { name, index, span });
                 }
-                let offset = self.offset_terms(&what)?;
+                let offset = self.offset_terms(&what())?;
                 Ok(Operand::Symbol { name, offset })
             }
             Tok::Punct(b'-') if self.peek_at(1).tok == Tok::Ident => {
@@ -1427,7 +1432,7 @@ impl<'a> Parser<'a> {
                 self.bump();
                 let items = self.operand_seq(depth, op, b'}')?;
                 if self.eat_punct(b'|').is_some() {
-                    let p = self.expect_ident(&format!("a predicate after '|' {what}"))?;
+                    let p = self.expect_ident(&format!("a predicate after '|' {}", what()))?;
                     let span = t.span.join(p.span);
                     return Ok(Operand::VecPred(items, p, span));
                 }
@@ -1443,7 +1448,7 @@ impl<'a> Parser<'a> {
                 // `_|%p` (elect.sync): a sink paired with a predicate; the sink is named `_`.
                 if self.eat_punct(b'|').is_some() {
                     let second =
-                        self.expect_ident(&format!("a second predicate after '|' {what}"))?;
+                        self.expect_ident(&format!("a second predicate after '|' {}", what()))?;
                     let sink = Ident {
                         name: "_".into(),
                         span: t.span,
