@@ -944,6 +944,34 @@ impl Gen<'_, '_> {
         Ok(ok)
     }
 
+    /// The test of [`Self::window_ok`] for one warp's access of `elem`-byte elements at
+    /// consecutive addresses `addr` (a value [`Self::lane_stride`] gives stride `elem` in
+    /// block `blk`), replayed for virtual lane 0 at the current point (scalar section `sc`,
+    /// first active lane `first`), with the replay's run-time conditions (`i8` 0/1). Made
+    /// before a decided loop for its first trip (`Gen::loop_ranges`).
+    pub(super) fn lane0_window_ok(
+        &mut self,
+        addr: ir::Value,
+        blk: ir::Block,
+        sc: &HashMap<ir::Value, Value>,
+        first: Value,
+        space: ir::Space,
+        elem: i64,
+    ) -> Result<Value, String> {
+        let mut rp = Replay {
+            lane0: HashMap::new(),
+            checks: vec![],
+            tid0: None,
+            linear: false,
+        };
+        let a0 = self.replay_lane0(addr, blk, sc, first, &mut rp)?;
+        let mut ok = self.window_ok(a0, space, 0, 0, elem, elem, &[])?;
+        for c in rp.checks {
+            ok = self.b.ins().band(ok, c);
+        }
+        Ok(ok)
+    }
+
     /// Decide the fast accesses of block `blk` (at its top, after the scalar section).
     pub(super) fn plan_fast_mem(
         &mut self,
@@ -1033,7 +1061,22 @@ impl Gen<'_, '_> {
         };
         // The range checks made once per call instead (`ctacheck.rs`), when every group
         // has one.
-        let cta = self.cta_ranges(blk, sc, groups.iter().map(|(k, m)| (*k, m.as_slice())));
+        // In a decided loop's trip, loads whose every trip lies in a range tested once
+        // before the loop (`Gen::dloop_ranged`) take that test instead of their own.
+        let looped = self.dloop_ranged(groups.iter().map(|((root, space, _, elem, stride), m)| {
+            (
+                *root,
+                *space,
+                *elem,
+                *stride,
+                m.iter().map(|x| (x.0, x.1, x.2)).collect(),
+            )
+        }));
+        let cta = if looped.is_some() {
+            None
+        } else {
+            self.cta_ranges(blk, sc, groups.iter().map(|(k, m)| (*k, m.as_slice())))
+        };
         // Per group: virtual lane 0's address of `root + lo` and its host pointer.
         let mut addrs = Vec::with_capacity(groups.len());
         for ((root, space, _, _, _), members) in &groups {
@@ -1086,8 +1129,9 @@ impl Gen<'_, '_> {
             }
             Ok(oks)
         };
-        let oks = match (cta, self.hoist.cta.ok) {
-            (Some(ranges), Some(_)) if self.hoist.cta.deferred.is_some() => {
+        let oks = match (looped, cta, self.hoist.cta.ok) {
+            (Some(oks), _, _) => oks,
+            (None, Some(ranges), Some(_)) if self.hoist.cta.deferred.is_some() => {
                 // Made only where the region's full-warp version is not entered from the
                 // flag (`Gen::region_loops`).
                 self.hoist.cta.add(ranges);
@@ -1110,11 +1154,11 @@ impl Gen<'_, '_> {
                 }
                 oks
             }
-            (Some(ranges), Some(cta_ok)) => {
+            (None, Some(ranges), Some(cta_ok)) => {
                 self.hoist.cta.add(ranges);
                 self.or_per_warp(cta_ok, groups.len(), per_warp)?
             }
-            _ => per_warp(self)?,
+            (None, _, _) => per_warp(self)?,
         };
         let mut full: Option<Value> = None;
         for (((root, _, _, elem, stride), members), (ok, (_, p, lo))) in

@@ -187,12 +187,17 @@ impl Gen<'_, '_> {
     /// An `i8` condition: `span` bytes from device address `a` (`i64`) miss every pending
     /// reduction's bytes (`a >= hi || a + span <= lo`).
     pub(super) fn pending_clear(&mut self, a: Value, span: i64) -> Value {
+        let end = self.b.ins().iadd_imm_s(a, span);
+        self.pending_clear_to(a, end)
+    }
+
+    /// [`Gen::pending_clear`] of the device addresses `a .. end` (`i64`, `end` not below `a`).
+    pub(super) fn pending_clear_to(&mut self, a: Value, end: Value) -> Value {
         let t = self.red_table();
         let fl = MemFlagsData::new().with_notrap();
         let lo = self.b.ins().load(types::I64, fl, t, rc::OFF_LO);
         let hi = self.b.ins().load(types::I64, fl, t, rc::OFF_HI);
         let above = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, a, hi);
-        let end = self.b.ins().iadd_imm_s(a, span);
         let below = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, lo);
         self.b.ins().bor(above, below)
     }
@@ -200,11 +205,16 @@ impl Gen<'_, '_> {
     /// Add `span` bytes from device address `a` to the hull of ranges checked once for many
     /// accesses (`RedTable::alo`): reductions inside it are performed at once from now on.
     pub(super) fn approve(&mut self, a: Value, span: i64) {
+        let end = self.b.ins().iadd_imm_s(a, span);
+        self.approve_to(a, end);
+    }
+
+    /// [`Gen::approve`] of the device addresses `a .. end` (`i64`, `end` not below `a`).
+    pub(super) fn approve_to(&mut self, a: Value, end: Value) {
         let t = self.red_table();
         let fl = MemFlagsData::new().with_notrap();
         let alo = self.b.ins().load(types::I64, fl, t, rc::OFF_ALO);
         let ahi = self.b.ins().load(types::I64, fl, t, rc::OFF_AHI);
-        let end = self.b.ins().iadd_imm_s(a, span);
         let nlo = self.b.ins().umin(alo, a);
         let nhi = self.b.ins().umax(ahi, end);
         self.b.ins().store(fl, nlo, t, rc::OFF_ALO);

@@ -62,6 +62,30 @@ pub(super) struct DLoop {
     /// nothing else in them can change the pending table's windows, `Gen::dloop_groups`):
     /// their reductions then skip the test.
     pub(super) span_on: bool,
+    /// The global loads of the block whose every trip after the first reads inside the
+    /// range the exit test bounds ([`Ranged`]), with their tests made once before the loop.
+    pub(super) ranged: Vec<Ranged>,
+}
+
+/// A global load of a decided loop's block at `b + zext(p) · e` (`e` the element size, `b`
+/// uniform and defined outside the block, `p` a parameter whose back-edge argument `p'` the
+/// exit test bounds: the back edge is taken only where `p' < n` unsigned, `n` the same in
+/// every trip). The loop runs a trip only where every lane's exit test held in the trip
+/// before (its head's test), so in every trip after the first each lane's `p` is below
+/// `n` and its element lies in `b .. b + n · e`; the first trip's `p` is the entry's. So
+/// the load's window test, the pending reductions' test and the checked hull's update
+/// (`Gen::window_ok`) are made once before the loop for both, and the trip's fast groups
+/// are entered on that test instead of the per-trip one (`Gen::dloop_ranged`). Only where
+/// nothing in the fast groups can add a pending reduction, flush or change the table
+/// (`Gen::loop_ranges`).
+#[derive(Clone, Copy)]
+pub(super) struct Ranged {
+    /// The load.
+    pub(super) inst: ir::Inst,
+    /// Its address `b + zext(p) · e`.
+    pub(super) addr: ir::Value,
+    /// The test (`i8`), made before the loop.
+    pub(super) ok: Value,
 }
 
 /// A combined reduction (`combine.rs`) of a decided loop's block whose address is `b + o`
@@ -163,6 +187,8 @@ impl Gen<'_, '_> {
         let pin = self.loaded_args(blk, dir, &vars);
         let fit = self.loop_fits(blk);
         let spans = self.loop_spans(blk, first)?;
+        let fit_insts = fit.as_ref().map(|(_, v)| v.clone()).unwrap_or_default();
+        let ranged = self.loop_ranges(blk, sc, first, dir, &fit_insts, &spans)?;
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
         self.dloop = Some(DLoop {
@@ -176,6 +202,7 @@ impl Gen<'_, '_> {
             in_fast: false,
             spans,
             span_on: false,
+            ranged,
         });
         let zero = self.b.ins().iconst(types::I32, 0);
         let r = self.decided_trip(blk, mask, zero, sc, cond, dir, general);
@@ -380,6 +407,291 @@ impl Gen<'_, '_> {
             });
         }
         Ok(out)
+    }
+
+    /// Of block `blk`'s exit test (back edge `dir`): `(p', n)` where the back edge is taken
+    /// only when `p' < n` unsigned (`i32` both): `setp.lt.u32 p', n` or `setp.gt.u32 n, p'`
+    /// taken when true, `setp.ge.u32 p', n` or `setp.le.u32 n, p'` taken when false.
+    fn exit_bound(&self, cond: ir::Value, dir: bool) -> Option<(ir::Value, ir::Value)> {
+        let ir::ValueDef::Result(j, 0) = self.f.values[cond.index()].def else {
+            return None;
+        };
+        let d = self.f.inst(j);
+        let ir::Op::ICmp {
+            cc,
+            sign: ir::Sign::Unsigned,
+        } = d.op
+        else {
+            return None;
+        };
+        let &[x, y] = d.args.as_slice() else {
+            return None;
+        };
+        let (next, n) = match (cc, dir) {
+            (ir::ICmp::Lt, true) | (ir::ICmp::Ge, false) => (x, y),
+            (ir::ICmp::Gt, true) | (ir::ICmp::Le, false) => (y, x),
+            (ir::ICmp::Eq | ir::ICmp::Ne | ir::ICmp::Le | ir::ICmp::Ge, true)
+            | (ir::ICmp::Eq | ir::ICmp::Ne | ir::ICmp::Lt | ir::ICmp::Gt, false) => return None,
+        };
+        (self.ty(next) == ir::Type::I32 && self.ty(n) == ir::Type::I32).then_some((next, n))
+    }
+
+    /// Whether `v` holds the same value in every trip of a decided loop over block `blk`
+    /// (scalar section `sc`) and can be read before it: a constant, a result of the scalar
+    /// section, or a uniform value of another block with a slot.
+    fn trip_invariant(&self, v: ir::Value, blk: ir::Block, sc: &HashMap<ir::Value, Value>) -> bool {
+        sc.contains_key(&v)
+            || self.f.const_bits(v).is_some()
+            || (self.def_block(v) != Some(blk)
+                && !self.f.block(blk).params.contains(&v)
+                && self.uni.uniform_at(v, blk)
+                && self.layout.slot[v.index()] != u32::MAX
+                && !self.hoist.hides(v, self.f))
+    }
+
+    /// The value of a [`Self::trip_invariant`] `v`, at the current point (first active
+    /// lane `first`).
+    fn invariant_val(
+        &mut self,
+        v: ir::Value,
+        sc: &HashMap<ir::Value, Value>,
+        first: Value,
+    ) -> Result<Value, String> {
+        if let Some(&x) = sc.get(&v) {
+            return Ok(x);
+        }
+        if let Some(bits) = self.f.const_bits(v) {
+            let ct = super::codegen::ctype(self.ty(v));
+            return Ok(self.iconst(ct, bits as i64));
+        }
+        self.uniform_get(v, first)
+    }
+
+    /// Where address `a` (of `elem`-byte elements) is `b + zext(p) · elem` with `p` one of
+    /// `bounded` and `b` a 64-bit [`Self::trip_invariant`] value (`add.s64` of `b` and
+    /// `cvt.u64.u32 p` for bytes, or of `mul.wide.u32 p, elem`): `b`.
+    fn bounded_base(
+        &self,
+        a: ir::Value,
+        elem: i64,
+        bounded: &[ir::Value],
+        blk: ir::Block,
+        sc: &HashMap<ir::Value, Value>,
+    ) -> Option<ir::Value> {
+        let ir::ValueDef::Result(j, 0) = self.f.values[a.index()].def else {
+            return None;
+        };
+        let d = self.f.inst(j);
+        let (ir::Op::IAdd {}, &[x, y]) = (&d.op, d.args.as_slice()) else {
+            return None;
+        };
+        let scaled = |o: ir::Value| -> bool {
+            let ir::ValueDef::Result(k, 0) = self.f.values[o.index()].def else {
+                return false;
+            };
+            let e = self.f.inst(k);
+            match (&e.op, e.args.as_slice()) {
+                (
+                    ir::Op::Cvt {
+                        dst,
+                        src,
+                        rnd: ir::CvtRound::None,
+                        sat: false,
+                        ..
+                    },
+                    &[p],
+                ) => {
+                    elem == 1
+                        && !src.is_signed()
+                        && !src.is_float()
+                        && !dst.is_float()
+                        && src.ir() == ir::Type::I32
+                        && dst.ir() == ir::Type::I64
+                        && bounded.contains(&p)
+                }
+                (
+                    ir::Op::IMulWide {
+                        sign: ir::Sign::Unsigned,
+                    },
+                    &[u, v],
+                ) => [(u, v), (v, u)].into_iter().any(|(p, c)| {
+                    bounded.contains(&p) && self.f.const_bits(c) == Some(elem as u64)
+                }),
+                _ => false,
+            }
+        };
+        [(x, y), (y, x)].into_iter().find_map(|(b, o)| {
+            (self.ty(b) == ir::Type::I64 && self.trip_invariant(b, blk, sc) && scaled(o))
+                .then_some(b)
+        })
+    }
+
+    /// [`DLoop::ranged`] for block `blk` (scalar section `sc`, first active lane `first`,
+    /// back edge `dir`), the tests emitted at the current point (before the loop). Empty
+    /// unless the exit test bounds a parameter ([`Self::exit_bound`]), every per-lane
+    /// instruction of the block is pure, a global load of that form ([`Ranged`]) that needs
+    /// no flush, a combined reduction of `spans` (no shared atomic of `fit`, so the spans'
+    /// fast form is taken: `Gen::spans_hold`) or an inline shared atomic of `fit` (no span),
+    /// so that the fast groups call nothing that could add a pending reduction inside the
+    /// loads' ranges or change the table; the trip uses the tests only where every such
+    /// load gets a fast access (`Gen::dloop_ranged`).
+    fn loop_ranges(
+        &mut self,
+        blk: ir::Block,
+        sc: &HashMap<ir::Value, Value>,
+        first: Value,
+        dir: bool,
+        fit: &[ir::Inst],
+        spans: &[Span],
+    ) -> Result<Vec<Ranged>, String> {
+        let bd = self.f.block(blk).clone();
+        let Terminator::Branch { cond, then_, else_ } = &bd.term else {
+            return Ok(vec![]);
+        };
+        let back = if dir { then_ } else { else_ };
+        let Some((next, n)) = self.exit_bound(*cond, dir) else {
+            return Ok(vec![]);
+        };
+        if !self.trip_invariant(n, blk, sc) {
+            return Ok(vec![]);
+        }
+        let bounded: Vec<ir::Value> = bd
+            .params
+            .iter()
+            .zip(&back.args)
+            .filter(|&(_, &a)| a == next)
+            .map(|(&p, _)| p)
+            .collect();
+        if bounded.is_empty() {
+            return Ok(vec![]);
+        }
+        let mut cands = vec![];
+        for &i in &bd.insts {
+            if self.scalar[i.index()] {
+                continue;
+            }
+            let d = self.f.inst(i);
+            match d.op {
+                ir::Op::Load {
+                    space: ir::Space::Global,
+                    align,
+                } => {
+                    let (Some(&r), Some(&a)) = (d.results.first(), d.args.first()) else {
+                        return Ok(vec![]);
+                    };
+                    let elem = match self.ty(r) {
+                        t @ (ir::Type::I8
+                        | ir::Type::I16
+                        | ir::Type::I32
+                        | ir::Type::F32
+                        | ir::Type::I64
+                        | ir::Type::F64) => i64::from(t.bytes()),
+                        _ => return Ok(vec![]),
+                    };
+                    if i64::from(align) > elem
+                        || self.needs_flush(i, true)
+                        || self.ty(a) != ir::Type::I64
+                        || self.lane_stride(a, blk, 0) != Some(elem)
+                    {
+                        return Ok(vec![]);
+                    }
+                    let Some(b) = self.bounded_base(a, elem, &bounded, blk, sc) else {
+                        return Ok(vec![]);
+                    };
+                    cands.push((i, a, b, elem));
+                }
+                ir::Op::Atom { .. } if fit.is_empty() && spans.iter().any(|s| s.inst == i) => {}
+                ir::Op::Atom {
+                    space: ir::Space::Shared,
+                    ..
+                } if spans.is_empty()
+                    && fit.contains(&i)
+                    && !self.needs_flush(i, true)
+                    && self.inline_atomic_form(i).is_some() => {}
+                _ if d.op.effect() == Effect::Pure => {}
+                _ => return Ok(vec![]),
+            }
+        }
+        let mut out = Vec::with_capacity(cands.len());
+        for (i, a, b, elem) in cands {
+            let first_trip = self.lane0_window_ok(a, blk, sc, first, ir::Space::Global, elem)?;
+            let b0 = self.invariant_val(b, sc, first)?;
+            let n0 = self.invariant_val(n, sc, first)?;
+            let len = self.b.ins().uextend(types::I64, n0);
+            let len = if elem > 1 {
+                self.b
+                    .ins()
+                    .ishl_imm_s(len, i64::from(elem.trailing_zeros()))
+            } else {
+                len
+            };
+            // `b .. b + n · e` in the window (`Gen::window_ok`'s test of a range whose
+            // length is known only at run time), aligned, memcheck off.
+            let (_, limit, bias) = self.strided_window(ir::Space::Global)?;
+            let off = self.b.ins().iadd_imm_s(b0, -bias);
+            let lt = self.b.ins().icmp(IntCC::UnsignedLessThan, off, limit);
+            let room = self.b.ins().isub(limit, off);
+            let fits = self
+                .b
+                .ins()
+                .icmp(IntCC::UnsignedGreaterThanOrEqual, room, len);
+            let mut ok = self.b.ins().band(lt, fits);
+            ok = self.b.ins().band(ok, first_trip);
+            if elem > 1 {
+                let low = self.b.ins().band_imm_s(b0, elem - 1);
+                let z = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
+                ok = self.b.ins().band(ok, z);
+            }
+            let checks = self.env_val(super::codegen::EnvField::Memcheck);
+            let nm = self.b.ins().icmp_imm_s(IntCC::Equal, checks, 0);
+            ok = self.b.ins().band(ok, nm);
+            if self.combine {
+                let end = self.b.ins().iadd(b0, len);
+                let clear = self.pending_clear_to(b0, end);
+                ok = self.b.ins().band(ok, clear);
+                self.approve_to(b0, end);
+            }
+            self.keep_before_loop(ok);
+            out.push(Ranged {
+                inst: i,
+                addr: a,
+                ok,
+            });
+        }
+        Ok(out)
+    }
+
+    /// In a decided loop's trip (outside its fast groups), the tests of [`DLoop::ranged`]
+    /// for the fast accesses' groups `groups` (root, space, element size, stride, members
+    /// as instruction, offset, store), one per group, where every group is one of those
+    /// loads at its own address and every such load is in a group; `None` otherwise (the
+    /// groups are tested per trip).
+    pub(super) fn dloop_ranged(
+        &self,
+        groups: impl Iterator<Item = (ir::Value, ir::Space, i64, i64, Vec<(ir::Inst, i64, bool)>)>,
+    ) -> Option<Vec<Value>> {
+        let lp = self.dloop.as_ref()?;
+        if lp.in_fast || lp.ranged.is_empty() {
+            return None;
+        }
+        let mut oks = vec![];
+        let mut covered = 0;
+        for (root, space, elem, stride, members) in groups {
+            if space != ir::Space::Global || stride != elem {
+                return None;
+            }
+            let mut ok = None;
+            for &(i, off, store) in &members {
+                let r = lp.ranged.iter().find(|r| r.inst == i)?;
+                if store || off != 0 || r.addr != root {
+                    return None;
+                }
+                ok.get_or_insert(r.ok);
+            }
+            oks.push(ok?);
+            covered += members.len();
+        }
+        (covered == lp.ranged.len()).then_some(oks)
     }
 
     /// Makes the loop-invariant test `x` (`i8`) where it is built, before the decided loop:
