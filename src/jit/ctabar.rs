@@ -72,6 +72,21 @@
 //!   dispatcher clears them as it would have now; the abort flag is read again at the next
 //!   warp's dispatch, or at the next pass's first, or the call returns.
 //!
+//! # Tests the lanes imply
+//! The full arrival's lane test (`mask == LIVE & !EXITED`: every non-exited lane of the warp
+//! runs the block) implies some of its state tests, which `arrival_tests` leaves out:
+//!
+//! - **Records**: in a kernel whose every `barrier` operation waits (no `bar.arrive`) and is
+//!   the last instruction of a block with a `Barrier` terminator, a lane in a record's
+//!   arrived (or waiting) lanes is parked at a barrier until the release that clears the
+//!   whole record (`launch::complete_uniform`, the scheduler's other completions, the round
+//!   end and the release at the turn above; the scheduler's record for lanes parked without
+//!   a `barrier` operation is cleared the same way). A parked lane is neither exited nor in
+//!   the mask of a block that runs, so a non-empty record of any id fails the lane test.
+//! - **Warp-level synchronization**: a kernel without a warp operation other than the
+//!   barrier operations (`jit::cross_lane`) never writes `WSYNC_WAIT_OFF`, which keeps the
+//!   zero its states were made with (the reasoning of `jit::zeroed_ranges`).
+//!
 //! # Deferred arrivals
 //! Where every warp of the CTA arrives fully at one `bar.sync` in a pass, nothing of the
 //! arrival needs to be in the warp states while the call runs on: the next pass releases
@@ -239,6 +254,29 @@ fn in_cycle(f: &ir::Function, start: ir::Block) -> bool {
     false
 }
 
+/// Which of the full arrival's tests of the warp state its lane test (`mask == LIVE &
+/// !EXITED`) does not imply in kernel `f` (module comment, "Tests the lanes imply"): the
+/// barrier records' arrived and waiting lanes, unless every `barrier` operation of `f`
+/// waits (no `bar.arrive`) and ends a block whose terminator parks its lanes; the lanes at
+/// a warp-level synchronization, unless `f` has no warp operation that writes them (the
+/// test `jit::zeroed_ranges` makes for leaving them unzeroed).
+fn arrival_tests(f: &ir::Function) -> (bool, bool) {
+    let parks_after = |b: &ir::BlockData, i: ir::Inst| {
+        b.insts.last() == Some(&i) && matches!(b.term, Terminator::Barrier { .. })
+    };
+    let records = f.blocks.iter().any(|b| {
+        b.insts.iter().any(|&i| match f.inst(i).op {
+            Op::BarArrive { kind, .. } => !kind.waits() || !parks_after(b, i),
+            _ => false,
+        })
+    });
+    let wsync = f
+        .insts
+        .iter()
+        .any(|d| super::cross_lane(&d.op) && !super::is_barrier(&d.op));
+    (records, wsync)
+}
+
 /// A `bar.sync` whose full arrivals are deferred (module comment, "Deferred arrivals"):
 /// what the write-out of such an arrival stores.
 pub(super) struct Site {
@@ -342,12 +380,18 @@ impl Gen<'_, '_> {
         let partial = self.b.ins().bxor(mask, alive);
         let mut busy = self.b.ins().band_imm_s(threads, i64::from(WARP_SIZE - 1));
         busy = self.b.ins().bor(busy, partial);
-        let mut offs = vec![
-            bar_field(id, BAR_ARRIVED),
-            bar_field(id, BAR_WAITING),
-            WSYNC_WAIT_OFF,
-        ];
-        for o in (0..16).filter(|&o| o != id && ids >> o & 1 != 0) {
+        // The state tests that `partial` does not imply (module comment, "Tests the lanes
+        // imply").
+        let (records, wsync) = arrival_tests(self.f);
+        let mut offs = vec![];
+        if records {
+            offs.push(bar_field(id, BAR_ARRIVED));
+            offs.push(bar_field(id, BAR_WAITING));
+        }
+        if wsync {
+            offs.push(WSYNC_WAIT_OFF);
+        }
+        for o in (0..16).filter(|&o| records && o != id && ids >> o & 1 != 0) {
             offs.push(bar_field(o, BAR_ARRIVED));
             offs.push(bar_field(o, BAR_WAITING));
         }
@@ -1103,6 +1147,39 @@ mod tests {
             .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
             .collect();
         (got, engine.calls.into_inner().expect("not poisoned"))
+    }
+
+    /// `arrival_tests` of the kernel `.entry k(.param .u64 p)` with `body`.
+    fn tests_of(body: &str) -> (bool, bool) {
+        let ptx = format!(
+            ".version 8.0\n.target sm_80\n.address_size 64\n\
+             .visible .entry k(.param .u64 p)\n{{\n\
+             .reg .pred %p<4>;\n.reg .b32 %r<8>;\n{body}\nret;\n}}\n"
+        );
+        let (_, kernels) = crate::host::front_end(&ptx, "k.ptx").expect("loads");
+        super::arrival_tests(&kernels[0])
+    }
+
+    /// The full arrival tests a barrier record only where a `bar.arrive` may leave one
+    /// with lanes that still run, and the warp-level synchronization's lanes only where a
+    /// warp operation may write them; reduce_shared needs neither.
+    #[test]
+    fn arrival_tests_follow_the_kernel() {
+        let ptx = include_str!("../../ptx-tests/kernels/reduce_shared/reduce_shared.ptx");
+        let (_, kernels) = crate::host::front_end(ptx, "reduce_shared.ptx").expect("loads");
+        assert_eq!(super::arrival_tests(&kernels[0]), (false, false));
+        let sync = "bar.sync 0;\nbar.sync 1, 64;\nbarrier.sync.aligned 2;";
+        assert_eq!(tests_of(sync), (false, false));
+        let red = "mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 7;\n\
+                   bar.red.popc.u32 %r2, 0, %p1;\nbar.sync 0;";
+        assert_eq!(tests_of(red), (false, false));
+        let arrive = "mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 32;\n\
+                      @%p1 bar.arrive 1, 64;\nbar.sync 0;";
+        assert_eq!(tests_of(arrive), (true, false));
+        let wsync = "bar.warp.sync -1;\nbar.sync 0;";
+        assert_eq!(tests_of(wsync), (false, true));
+        let shfl = "mov.u32 %r1, %tid.x;\nshfl.sync.bfly.b32 %r2, %r1, 1, 31, -1;\nbar.sync 0;";
+        assert_eq!(tests_of(shfl), (false, true));
     }
 
     /// The host's `two_ids` (the PTX's comment; `gen.py`).
