@@ -91,17 +91,7 @@ impl CtaBatch {
             // not otherwise touch) while the batch runs; `new`'s caller gave it.
             unsafe { std::ptr::write_bytes(p, 0, n) };
         }
-        let [gx, gy, _] = env.nctaid;
-        let id = &mut env.ctaid;
-        id[0] += 1;
-        if id[0] >= gx {
-            id[0] = 0;
-            id[1] += 1;
-            if id[1] >= gy {
-                id[1] = 0;
-                id[2] += 1;
-            }
-        }
+        env.ctaid = next_ctaid(env.ctaid, env.nctaid);
         env.abort = flag as *const AtomicU32;
         true
     }
@@ -121,6 +111,25 @@ impl CtaBatch {
     pub fn take_ended(&mut self) -> u64 {
         std::mem::take(&mut self.ended)
     }
+}
+
+/// The `%ctaid` of the CTA after `id` in linear order (x fastest, then y, then z; PTX ISA
+/// §10.5) in a grid of `nctaid` CTAs, without a division: x counted up, carried into y and
+/// then z. Past the grid's last CTA it gives an id outside the grid (z = `nctaid.z`), which
+/// callers never start.
+#[inline]
+pub fn next_ctaid(id: [u32; 3], nctaid: [u32; 3]) -> [u32; 3] {
+    let [mut x, mut y, mut z] = id;
+    x += 1;
+    if x >= nctaid[0] {
+        x = 0;
+        y += 1;
+        if y >= nctaid[1] {
+            y = 0;
+            z += 1;
+        }
+    }
+    [x, y, z]
 }
 
 /// Called by compiled code when the round of a CTA has stopped: 1 when the next CTA of the

@@ -237,6 +237,33 @@ pub fn tid_table(ntid: [u32; 3]) -> (Vec<u32>, u32) {
     (t, stride)
 }
 
+/// [`tid_table`] of `ntid`, shared: the table this thread made for its last launch when that
+/// launch's CTA shape was the same (the common case of a kernel launched again and again),
+/// else a new one, kept for the next launch. Only read while a launch runs, so one table
+/// serves any number of launches; a launch keeps its `Arc` until it ends.
+pub fn tid_table_shared(ntid: [u32; 3]) -> (std::sync::Arc<[u32]>, u32) {
+    type Last = Option<([u32; 3], std::sync::Arc<[u32]>, u32)>;
+    thread_local! {
+        static LAST: std::cell::RefCell<Last> = const { std::cell::RefCell::new(None) };
+    }
+    LAST.with(|last| {
+        // (A borrow that fails, which nothing here makes, only loses the reuse.)
+        let Ok(mut last) = last.try_borrow_mut() else {
+            let (t, stride) = tid_table(ntid);
+            return (t.into(), stride);
+        };
+        if let Some((n, t, stride)) = &*last {
+            if *n == ntid {
+                return (t.clone(), *stride);
+            }
+        }
+        let (t, stride) = tid_table(ntid);
+        let t: std::sync::Arc<[u32]> = t.into();
+        *last = Some((ntid, t.clone(), stride));
+        (t, stride)
+    })
+}
+
 /// Why an access faulted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FaultKind {
@@ -1360,8 +1387,9 @@ pub fn translate(
 /// [`translate`], which returns the same pointer for every access this returns one for and
 /// decides and reports the rest. Like [`translate`], a global access first performs the
 /// thread's pending reductions it may overlap (`runtime::redcombine`). Tools' hooks
-/// ([`init_access`], racecheck) are the caller's.
-#[inline]
+/// ([`init_access`], racecheck) are the caller's. Inlined into its caller (the group
+/// helper's lane loop), where the call cost about a third of its work per lane.
+#[inline(always)]
 pub fn translate_plain(
     env: &CtaEnv,
     space: Space,
@@ -1648,6 +1676,11 @@ mod tests {
             let threads = ntid[0] * ntid[1] * ntid[2];
             assert_eq!(stride, threads.div_ceil(32) * 32);
             assert_eq!(t.len(), 3 * stride as usize);
+            // The shared table of the same shape, made new or kept from the last call.
+            for _ in 0..2 {
+                let (shared, shared_stride) = tid_table_shared(ntid);
+                assert_eq!((&shared[..], shared_stride), (&t[..], stride), "{ntid:?}");
+            }
             let s = stride as usize;
             for linear in 0..stride {
                 let l = linear as usize;

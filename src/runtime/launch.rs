@@ -549,7 +549,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         deadlock: Mutex::new(None),
         positions: Mutex::new(vec![]),
     };
-    let (tids, tid_stride) = super::env::tid_table(input.dims.block);
+    let (tids, tid_stride) = super::env::tid_table_shared(input.dims.block);
     let tid_ptr = SendConstPtr(tids.as_ptr());
     // The watchdog's end signal (a launch without a time limit has no watchdog).
     let (done_tx, done_rx) = match deadline {
@@ -920,11 +920,14 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 }
                 // The CTA after the one the slot holds takes its flag without a fence
                 // (`AbortControl::next`); the slot is released once, when the worker ends.
-                let claimed = match held {
-                    Some(p) if shuffle.is_none() && p.checked_add(1) == Some(c) => {
-                        control.next(slot, c)
-                    }
-                    _ => control.begin(slot, c),
+                // Its `%ctaid` is the previous CTA's stepped (`batch::next_ctaid`), without
+                // the divisions of `ctaid_of`.
+                let (claimed, ctaid) = match held {
+                    Some(p) if shuffle.is_none() && p.checked_add(1) == Some(c) => (
+                        control.next(slot, c),
+                        super::batch::next_ctaid(env.ctaid, input.dims.grid),
+                    ),
+                    _ => (control.begin(slot, c), ctaid_of(c)),
                 };
                 let Some(flag) = claimed else {
                     break;
@@ -943,7 +946,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 fresh(shared, shared_init, local, true);
                 reset_uses(tmem, mbar);
                 if race_sink.is_some() {
-                    race.start(c, ctaid_of(c), threads as u32, shared_size);
+                    race.start(c, ctaid, threads as u32, shared_size);
                 }
                 let ptrs = (shared.as_mut_ptr() as *mut u8, init_of(shared_init));
                 if cluster_for != ptrs || cluster.used() || uses.tensor_memory {
@@ -957,7 +960,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
                 if initcheck_on {
                     env.shared_init = shared_init.as_ptr();
                 }
-                env.ctaid = ctaid_of(c);
+                env.ctaid = ctaid;
                 env.abort = flag;
                 env.warp = 0;
                 start_cta(engine, &state_init, states);
@@ -1621,7 +1624,8 @@ pub fn fmt_lanes(m: u32) -> String {
 }
 
 /// How the warp states of a CTA that starts are set up ([`start_cta`]), worked out once per
-/// launch from the engine's layout and [`WarpEngine::zeroed_ranges`].
+/// launch from the engine's layout and [`WarpEngine::zeroed_ranges`] (without a heap
+/// allocation: this runs at every launch).
 struct StateInit {
     /// Warps per CTA.
     nwarps: usize,
@@ -1630,40 +1634,90 @@ struct StateInit {
     /// `u128` words per warp state.
     words: usize,
     /// For a full warp whose state is reused from the previous CTA, when the ranges to zero
-    /// are whole words and few: every word to write, with its value (zeros, but for the
-    /// words of the live mask, the entry block's pending mask and the active bitset's
-    /// first word), as runs of consecutive words (the index of the first, the values).
-    /// Copied run by run, it sets the state as zeroing the ranges and then writing those
-    /// fields would.
-    words_to_write: Option<Vec<(usize, Vec<u128>)>>,
+    /// are whole words and few ([`StateInit::words_to_write`]): every word to write, with its
+    /// value (zeros, but for the words of the live mask, the entry block's pending mask and
+    /// the active bitset's first word). Copied run by run, it sets the state as zeroing the
+    /// ranges and then writing those fields would. Built in place (it is about 1 KiB).
+    template: WordTemplate,
 }
 
-/// The most words [`StateInit::words_to_write`] holds; past it, ranges are zeroed by `fill`.
+/// The most words [`StateInit::template`] holds; past it, ranges are zeroed by `fill`.
 const MAX_WORDS_TO_WRITE: usize = 32;
+
+/// The most words of one run of a [`WordTemplate`]: consecutive words past it start another
+/// run, so that every run is a fixed-size copy (`copy_run`; a longer one would be a `memcpy`
+/// call per warp).
+const MAX_RUN_WORDS: usize = 8;
+
+/// One run of a [`WordTemplate`]: `len` words (1 to [`MAX_RUN_WORDS`]) written at word
+/// `first` of a state, whose values are the template's `values[at..at + len]`.
+#[derive(Clone, Copy, Debug, Default)]
+struct TemplateRun {
+    first: usize,
+    len: usize,
+    at: usize,
+}
+
+/// [`StateInit::template`]: runs of consecutive words of a warp state, in increasing order,
+/// and their values, in fixed arrays; `ok`: whether the template applies (its runs are
+/// complete).
+#[derive(Debug)]
+struct WordTemplate {
+    ok: bool,
+    runs: [TemplateRun; MAX_WORDS_TO_WRITE],
+    nruns: usize,
+    values: [u128; MAX_WORDS_TO_WRITE],
+}
+
+impl WordTemplate {
+    /// The runs with their values.
+    fn runs(&self) -> impl Iterator<Item = (usize, &[u128])> {
+        self.runs[..self.nruns]
+            .iter()
+            .map(|r| (r.first, &self.values[r.at..r.at + r.len]))
+    }
+}
 
 impl StateInit {
     fn new(engine: &dyn WarpEngine, threads: u32) -> StateInit {
         let layout = engine.layout();
         let words = (layout.size as usize).div_ceil(16);
-        StateInit {
+        let mut init = StateInit {
             nwarps: threads.div_ceil(WARP_SIZE) as usize,
             threads,
             words,
-            words_to_write: engine
-                .zeroed_ranges()
-                .and_then(|ranges| Self::full_warp_words(layout, ranges, words)),
+            template: WordTemplate {
+                ok: false,
+                runs: [TemplateRun::default(); MAX_WORDS_TO_WRITE],
+                nruns: 0,
+                values: [0; MAX_WORDS_TO_WRITE],
+            },
+        };
+        if let Some(ranges) = engine.zeroed_ranges() {
+            init.template.ok =
+                Self::full_warp_words(layout, ranges, words, &mut init.template).is_some();
         }
+        init
     }
 
-    /// The words a full warp's reused state gets ([`StateInit::words_to_write`]), or `None`
-    /// where a range is not whole words, the fields set at start lie outside the ranges
-    /// (their words keep other bytes), or there are too many words.
+    /// The words a full warp's reused state gets, where the template applies.
+    fn words_to_write(&self) -> Option<&WordTemplate> {
+        self.template.ok.then_some(&self.template)
+    }
+
+    /// Build in `t` the words a full warp's reused state gets ([`StateInit::template`]);
+    /// `None` where a range is not whole words, the fields set at start lie outside the
+    /// ranges (their words keep other bytes), or there are more than [`MAX_WORDS_TO_WRITE`]
+    /// words (`t` is then partly written, and not to be used).
     fn full_warp_words(
         layout: &WarpLayout,
         ranges: &[(u32, u32)],
         words: usize,
-    ) -> Option<Vec<(usize, Vec<u128>)>> {
-        let mut covered = vec![false; words];
+        t: &mut WordTemplate,
+    ) -> Option<()> {
+        // The words the ranges cover, each once, in no order yet.
+        let mut covered = [0usize; MAX_WORDS_TO_WRITE];
+        let mut n = 0;
         for &(off, len) in ranges {
             let (off, len) = (off as usize, len as usize);
             // (A range past the state's end is not cleared, as in `start_cta`'s other path.)
@@ -1673,32 +1727,58 @@ impl StateInit {
             if off % 16 != 0 || len % 16 != 0 {
                 return None;
             }
-            covered[off / 16..(off + len) / 16].fill(true);
+            for w in off / 16..(off + len) / 16 {
+                if covered[..n].contains(&w) {
+                    continue;
+                }
+                *covered.get_mut(n)? = w;
+                n += 1;
+            }
         }
+        let covered = &mut covered[..n];
+        covered.sort_unstable();
         let active = layout.active_off as usize;
-        let fields = [LIVE_OFF as usize, layout.pending(0) as usize, active];
-        if fields
+        let pending = layout.pending(0) as usize;
+        if [LIVE_OFF as usize, pending, active]
             .iter()
-            .any(|&f| f + 8 > 16 * words || !covered[f / 16])
+            .any(|&f| f + 8 > 16 * words || covered.binary_search(&(f / 16)).is_err())
         {
             return None;
         }
-        let mut image = vec![0u128; words];
-        let s = bytes(&mut image);
-        wr32(s, LIVE_OFF, u32::MAX);
-        wr32(s, layout.pending(0), u32::MAX);
-        set_active(layout, s, 0);
-        if covered.iter().filter(|&&c| c).count() > MAX_WORDS_TO_WRITE {
-            return None;
-        }
-        let mut runs: Vec<(usize, Vec<u128>)> = vec![];
-        for (i, _) in covered.iter().enumerate().filter(|&(_, &c)| c) {
-            match runs.last_mut() {
-                Some((first, run)) if *first + run.len() == i => run.push(image[i]),
-                _ => runs.push((i, vec![image[i]])),
+        // Word `w` of a zeroed state after the start's writes: the live mask and the entry
+        // block's pending mask all ones, the active bit of priority 0 (`set_active`) set.
+        let value = |w: usize| {
+            let mut b = [0u8; 16];
+            let fields: [(usize, &[u8]); 3] = [
+                (LIVE_OFF as usize, &[0xff; 4]),
+                (pending, &[0xff; 4]),
+                (active, &[1, 0, 0, 0, 0, 0, 0, 0]),
+            ];
+            for (off, field) in fields {
+                for (k, &v) in field.iter().enumerate() {
+                    if let Some(d) = (off + k).checked_sub(16 * w).and_then(|j| b.get_mut(j)) {
+                        *d |= v;
+                    }
+                }
+            }
+            u128::from_le_bytes(b)
+        };
+        t.nruns = 0;
+        for (at, &w) in covered.iter().enumerate() {
+            t.values[at] = value(w);
+            match t.runs[..t.nruns].last_mut() {
+                Some(r) if r.first + r.len == w && r.len < MAX_RUN_WORDS => r.len += 1,
+                _ => {
+                    t.runs[t.nruns] = TemplateRun {
+                        first: w,
+                        len: 1,
+                        at,
+                    };
+                    t.nruns += 1;
+                }
             }
         }
-        Some(runs)
+        Some(())
     }
 }
 
@@ -1715,14 +1795,14 @@ fn start_cta(engine: &dyn WarpEngine, init: &StateInit, buffers: &mut Vec<Vec<u1
     // CTA) take the word template, run by run over the warps: one decision per run and CTA,
     // not per run and warp. The others take the general path below.
     let mut reused = 0;
-    if let Some(write) = &init.words_to_write {
+    if let Some(write) = init.words_to_write() {
         let full = ((threads / WARP_SIZE) as usize).min(buffers.len());
         reused = buffers[..full]
             .iter()
             .take_while(|st| st.len() == words)
             .count();
-        for (first, run) in write {
-            copy_run(&mut buffers[..reused], *first, run);
+        for (first, run) in write.runs() {
+            copy_run(&mut buffers[..reused], first, run);
         }
     }
     let ranges = engine.zeroed_ranges();
@@ -1755,10 +1835,11 @@ fn start_cta(engine: &dyn WarpEngine, init: &StateInit, buffers: &mut Vec<Vec<u1
 }
 
 /// Write `run` at word `first` of each state of `states` (a run of
-/// [`StateInit::words_to_write`]; a state too short for it is left alone). Runs of up to
-/// eight words (the first words of the header, a kernel's block masks, as a rule) are
-/// fixed-size moves in a loop over the warps rather than a `memcpy` call per warp, whose
-/// call and size dispatch cost more than the copy of a few words.
+/// [`StateInit::template`]; a state too short for it is left alone). The template's
+/// runs have at most [`MAX_RUN_WORDS`] (eight) words, each a fixed-size copy in a loop over
+/// the warps rather than a `memcpy` call per warp, whose call and size dispatch cost more
+/// than the copy of a few words (a longer run, which the template does not make, is a
+/// `memcpy` per warp).
 fn copy_run(states: &mut [Vec<u128>], first: usize, run: &[u128]) {
     fn fixed<const N: usize>(states: &mut [Vec<u128>], first: usize, run: &[u128]) {
         let Ok(src) = <&[u128; N]>::try_from(run) else {
@@ -1797,6 +1878,13 @@ fn copy_run(states: &mut [Vec<u128>], first: usize, run: &[u128]) {
 /// a deadlock, reported in `shared`, and stops the launch. With `pause_at_yield` (a
 /// cooperative grid), a round in which lanes yielded (`lower::yields`) ends the call with the
 /// CTA not over, so that the caller can run other CTAs before resuming it.
+///
+/// The common case takes a short path: warps in index order, no mbarrier waits judged, no
+/// synccheck or racecheck, and a first round (one engine call, which may complete uniform
+/// barriers itself) that stops with every lane exited and the cluster barrier unused. Then
+/// the CTA is done, as [`run_rounds`] would find it after that round (`complete_uniform`'s
+/// all-exited test; the cluster's turn is noted only where the barrier was used), without
+/// its set-up per CTA. Every other case, from the first round's result, is [`run_rounds`]'s.
 fn run_cta(
     engine: &dyn WarpEngine,
     env: &mut CtaEnv,
@@ -1807,23 +1895,47 @@ fn run_cta(
 ) -> (u64, bool) {
     let layout = engine.layout();
     env.nwarps = states.len() as u32;
-    let mut runs = 0u64;
-    // A shuffled schedule: this round's order of the warps (`runtime::shuffle`).
-    let mut order: Vec<u32> = vec![];
-    let mut round = 0u64;
     // The engine may complete a uniform `bar.sync` inside its call for the whole CTA
     // (`WarpEngine::run_round`) where no per-round work of this loop can be needed: warps in
     // index order, no synccheck or racecheck hooks (only the general completion calls
     // them), and no pausing at yields (a cooperative or cluster schedule). Kernels with
     // mbarrier or cluster-barrier operations, whose rounds this loop judges, are excluded by
     // the engine (`jit::ctabar`).
-    env.complete_in_call = u32::from(
-        !layout.barrier_targets.is_empty()
-            && shared.shuffle.is_none()
-            && !pause_at_yield
-            && env.synccheck().is_none()
-            && env.race.is_null(),
-    );
+    let plain = shared.shuffle.is_none() && env.synccheck().is_none() && env.race.is_null();
+    env.complete_in_call =
+        u32::from(!layout.barrier_targets.is_empty() && plain && !pause_at_yield);
+    if !plain || env.mbar_waits().is_some() {
+        return run_rounds(engine, env, cta, shared, states, pause_at_yield, None);
+    }
+    let (status, ran) = engine.run_round(states, env);
+    if status == WarpStatus::Stopped
+        && env.cluster_state().is_none_or(|c| !c.used())
+        && all_exited(states)
+    {
+        return (u64::from(ran), true);
+    }
+    let first = Some((status, ran));
+    run_rounds(engine, env, cta, shared, states, pause_at_yield, first)
+}
+
+/// [`run_cta`]'s rounds, after its set-up (`env.nwarps`, `env.complete_in_call`); `first`:
+/// the result of a first round [`run_cta`] ran already (warps in index order), which this
+/// judges before running the next.
+#[inline(never)]
+fn run_rounds(
+    engine: &dyn WarpEngine,
+    env: &mut CtaEnv,
+    cta: u64,
+    shared: &GridShared,
+    states: &mut [Vec<u128>],
+    pause_at_yield: bool,
+    mut first: Option<(WarpStatus, u32)>,
+) -> (u64, bool) {
+    let layout = engine.layout();
+    let mut runs = 0u64;
+    // A shuffled schedule: this round's order of the warps (`runtime::shuffle`).
+    let mut order: Vec<u32> = vec![];
+    let mut round = 0u64;
     loop {
         if let Some(seed) = shared.shuffle {
             order = super::shuffle::warp_order(seed, cta, round, states.len());
@@ -1834,7 +1946,10 @@ fn run_cta(
         }
         // Warps in index order (every schedule but a shuffled one) run as one round
         // (`WarpEngine::run_round`: one call for the CTA's warps where the engine has it).
-        let status = if order.is_empty() {
+        let status = if let Some((status, ran)) = first.take() {
+            runs += u64::from(ran);
+            status
+        } else if order.is_empty() {
             let (status, ran) = engine.run_round(states, env);
             runs += u64::from(ran);
             status
@@ -2222,6 +2337,11 @@ fn complete_general(
 /// released lanes and cleared records. `None` where a condition fails: the general path
 /// decides. Not used with synccheck or racecheck, whose hooks only the general path calls.
 fn complete_uniform(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Option<Round> {
+    // The CTA's last round (every warp's lanes exited, which the JIT's calls end with):
+    // `Done`, as the pass below finds, from two words of each warp's state.
+    if all_exited(states) {
+        return Some(Round::Done);
+    }
     // (id, thread count) of the barrier, taken from the first warp with non-exited lanes.
     let mut bar: Option<(u32, u32)> = None;
     let (mut warps, mut popc, mut all, mut exited) = (0u32, 0u32, true, false);
@@ -2306,6 +2426,27 @@ fn complete_uniform(layout: &WarpLayout, states: &mut [Vec<u128>]) -> Option<Rou
         }
     }
     Some(Round::Released)
+}
+
+/// Whether every warp of `states` has no non-exited lane (`LIVE & !EXITED` is 0) and no
+/// lane waiting at a warp-level synchronization (`WSYNC_WAIT_OFF`): the state in which
+/// [`complete_uniform`] finds the CTA done. Reads the header's first word and the word of
+/// the waiting lanes as `u128` values (one bounds check each, no byte slices); a state too
+/// short to hold them answers `false` (the caller's pass decides).
+fn all_exited(states: &[Vec<u128>]) -> bool {
+    const _: () = assert!(EXITED_OFF + 4 <= 16 && LIVE_OFF + 4 <= 16);
+    const _: () = assert!(WSYNC_WAIT_OFF % 16 + 4 <= 16);
+    const WAIT_WORD: usize = (WSYNC_WAIT_OFF / 16) as usize;
+    states.iter().all(|st| {
+        let (Some(&head), Some(&wait)) = (st.first(), st.get(WAIT_WORD)) else {
+            return false;
+        };
+        // (The words as the bytes `rd32` reads: little-endian.)
+        let (head, wait) = (u128::to_le(head), u128::to_le(wait));
+        let exited = (head >> (8 * EXITED_OFF)) as u32;
+        let live = (head >> (8 * LIVE_OFF)) as u32;
+        live & !exited == 0 && (wait >> (8 * (WSYNC_WAIT_OFF % 16))) as u32 == 0
+    })
 }
 
 /// Release the lanes of a warp waiting at warp-level synchronizations (`runtime::warp`,

@@ -288,18 +288,36 @@ $DONE:
 fn state_template_matches_zeroed_ranges() {
     state_template_matches(STREAM);
     state_template_matches(BARRIERS);
+    // More than eight consecutive words to write (the blocks' pending and parked masks and
+    // the active bitset): runs split at eight words.
+    let runs = state_template_matches(include_str!(
+        "../../ptx-tests/kernels/reduce_shared/reduce_shared.ptx"
+    ));
+    assert!(
+        runs.windows(2).any(|r| r[0].0 + r[0].1 == r[1].0),
+        "a run of more than eight words is split: {runs:?}"
+    );
 }
 
 /// [`state_template_matches_zeroed_ranges`] for the kernel `ptx`, on a CTA of 80 threads.
-fn state_template_matches(ptx: &str) {
+/// Returns the template's runs (first word, length).
+fn state_template_matches(ptx: &str) -> Vec<(usize, usize)> {
     let (_, kernels) = crate::host::front_end(ptx, "k.ptx").expect("loads");
     let jit = crate::jit::compile(&kernels[0]).expect("compiles");
     let engine: &dyn WarpEngine = &jit;
     let threads = 80;
     let init = StateInit::new(engine, threads);
+    let runs: Vec<(usize, usize)> = init
+        .words_to_write()
+        .expect("the kernel's zeroed ranges are whole words")
+        .runs()
+        .map(|(first, run)| (first, run.len()))
+        .collect();
+    // Runs in increasing order, apart, of one to eight words.
     assert!(
-        init.words_to_write.is_some(),
-        "the kernel's zeroed ranges are whole words"
+        runs.iter().all(|&(_, n)| (1..=MAX_RUN_WORDS).contains(&n))
+            && runs.windows(2).all(|r| r[0].0 + r[0].1 <= r[1].0),
+        "{runs:?}"
     );
     let ranges = engine.zeroed_ranges().expect("the JIT reuses states");
     let layout = engine.layout();
@@ -333,6 +351,7 @@ fn state_template_matches(ptx: &str) {
     for (w, (got, want)) in states.iter().zip(&expected).enumerate() {
         assert!(got == want, "warp {w}'s state differs");
     }
+    runs
 }
 
 /// The interpreter's warps, recording the thread each ran on and reporting a given native
