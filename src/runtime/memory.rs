@@ -235,6 +235,13 @@ unsafe impl Sync for DeviceMemory {}
 /// The largest address range an arena reserves (bytes); see [`device_memory_limit`].
 pub const MAX_ARENA: u64 = 64 << 30;
 
+/// The alignment of the arena's host address range (bytes): the size of a transparent huge
+/// page on x86-64 (and on AArch64 with 4 KiB pages), 2 MiB. The host backs a 2 MiB-aligned
+/// stretch of the range with one huge page only when the whole stretch lies inside the
+/// mapping, so with an aligned start every 2 MiB of the arena can be one, from offset 0 on
+/// (a GPU's large pages likewise start at its allocations' 2 MiB granularity).
+pub const ARENA_ALIGN: u64 = 2 << 20;
+
 /// Memory the host keeps for itself when ptxjit decides whether an allocation can be backed
 /// (bytes): the process's own code, host copies of buffers, the page cache it needs.
 const HOST_RESERVE: u64 = 256 << 20;
@@ -511,6 +518,10 @@ impl DeviceMemory {
             return Ok(());
         }
         let mut size = device_memory_limit();
+        // The host places a range wherever it likes (often not 2 MiB-aligned): ask for
+        // [`ARENA_ALIGN`] more and give the slack on either side of the aligned start back.
+        // `GLOBAL_BASE` is aligned already.
+        let slack = if self.identity { 0 } else { ARENA_ALIGN };
         loop {
             // SAFETY: an anonymous private mapping; with a hint of GLOBAL_BASE and
             // MAP_FIXED_NOREPLACE it never replaces an existing mapping.
@@ -522,7 +533,7 @@ impl DeviceMemory {
                 };
                 libc::mmap(
                     hint,
-                    size as usize,
+                    (size + slack) as usize,
                     libc::PROT_READ | libc::PROT_WRITE,
                     libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE | fixed,
                     -1,
@@ -538,6 +549,26 @@ impl DeviceMemory {
                         "cannot reserve device memory at {GLOBAL_BASE:#x}: the address range is in use"
                     ));
                 }
+                let p = if slack > 0 {
+                    let start = (p as u64).next_multiple_of(ARENA_ALIGN);
+                    let head = start - p as u64;
+                    // SAFETY: the head and the tail are the parts of the mapping just made
+                    // outside [start, start + size), which nothing uses.
+                    unsafe {
+                        if head > 0 {
+                            libc::munmap(p, head as usize);
+                        }
+                        if slack > head {
+                            libc::munmap(
+                                (start + size) as *mut libc::c_void,
+                                (slack - head) as usize,
+                            );
+                        }
+                    }
+                    start as *mut libc::c_void
+                } else {
+                    p
+                };
                 // Transparent huge pages where the host allows them only on request (the
                 // usual `madvise` setting): a kernel streaming through buffers of many MiB
                 // then takes a TLB miss per 2 MiB instead of per 4 KiB, as a GPU's large
@@ -942,6 +973,27 @@ mod tests {
         m.read(a, &mut back).unwrap();
         assert_eq!(back, [7u8; 1000]);
         assert_eq!(b.0 % ALLOC_ALIGN, 0);
+    }
+
+    /// The arena's host range starts on a 2 MiB boundary (the host places a plain mapping
+    /// on any page; this host put the old arena's 4 KiB pages before its first 2 MiB
+    /// boundary, 1.24 MiB of them), and the whole reserved range stays mapped after the
+    /// slack around it is given back (`mincore` fails on an unmapped page).
+    #[test]
+    fn the_arena_starts_on_a_huge_page_boundary() {
+        for _ in 0..4 {
+            let mut m = DeviceMemory::new();
+            m.alloc(1, None).unwrap();
+            let base = m.base() as u64;
+            assert_eq!(base % ARENA_ALIGN, 0, "arena at {base:#x}");
+            let cap = m.capacity as usize;
+            for off in [0, cap - 4096] {
+                let mut v = [0u8; 1];
+                // SAFETY: a page-aligned address inside the reserved range; `v` has its byte.
+                let r = unsafe { libc::mincore(m.base().add(off).cast(), 4096, v.as_mut_ptr()) };
+                assert_eq!(r, 0, "offset {off:#x}: {}", std::io::Error::last_os_error());
+            }
+        }
     }
 
     #[test]
