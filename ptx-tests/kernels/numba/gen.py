@@ -170,13 +170,15 @@ def main():
     save("atomics_x", x, np.int32)
     # inc with limit 6 counts 0..6 then wraps to 0; the fourth counter is never touched.
     ticks = [len(range(r, AT_N, 3)) % 7 for r in range(3)] + [0]
-    bufs = {"x": ("s32", file("atomics_x")), "bins": ("s32", "len = 16"),
+    # Buffers the atomics accumulate into start zeroed, as a CUDA program memsets them.
+    zero = "init = { fill = 0 }"
+    bufs = {"x": ("s32", file("atomics_x")), "bins": ("s32", "len = 16\n" + zero),
             "imax": ("s32", "init = { fill = -2147483648 }"),
             "imin": ("s32", "init = { fill = 2147483647 }"),
-            "fsum": ("f32", "len = 1"), "dsum": ("f64", "len = 1"),
+            "fsum": ("f32", "len = 1\n" + zero), "dsum": ("f64", "len = 1\n" + zero),
             "fmax": ("f32", "init = { fill = -1e30 }"), "fmin": ("f32", "init = { fill = 1e30 }"),
-            "swapped": ("s32", f"len = {2 * AT_N}"), "cas": ("s32", f"len = {2 * AT_N}"),
-            "ticks": ("u32", "len = 4")}
+            "swapped": ("s32", f"len = {2 * AT_N}\n" + zero),
+            "cas": ("s32", f"len = {2 * AT_N}\n" + zero), "ticks": ("u32", "len = 4\n" + zero)}
     args = []
     for b, (ty, _) in bufs.items():
         n = 1 if b in ("imax", "imin", "fsum", "dsum", "fmax", "fmin") else (

@@ -463,7 +463,7 @@ total is exact in f32, in any order.""", f"[{SK // 64}, {SK // 64}, {SK // 32}]"
              ['{ buffer = "a" }', '{ buffer = "b" }', '{ buffer = "c" }'] + [
                  f"{{ s32 = {SK} }}"] * 3,
              {"a": ("f16", file("sk_a")), "b": ("f16", file("sk_b")),
-              "c": ("f32", f"len = {SK * SK}")}, {"c": "sk_c_expected"})
+              "c": ("f32", f"len = {SK * SK}\ninit = {{ fill = 0 }}")}, {"c": "sk_c_expected"})
 
     a = rng.integers(-128, 128, (I8, I8))
     b = rng.integers(-128, 128, (I8, I8))
