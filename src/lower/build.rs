@@ -587,8 +587,14 @@ impl Globals {
             name: ast::Ident,
             addend: i64,
             byte: Option<u8>,
+            /// For a function-scope variable: the function-scope variables its initializer
+            /// can name (its block's and the enclosing blocks'), by name.
+            scope: Option<std::rc::Rc<HashMap<String, String>>>,
         }
         let mut pending: Vec<Pending> = vec![];
+        // The function-scope variables each function-scope variable's initializer sees, by
+        // the declaration's span start.
+        let mut scopes: HashMap<u32, std::rc::Rc<HashMap<String, String>>> = HashMap::new();
         // Module-scope variables under their names, then the `.global`/`.const` variables of
         // function bodies under `function::name@offset` (no PTX identifier has that form, so
         // neither a module-scope name nor the host's `cuModuleGetGlobal` can reach them).
@@ -610,6 +616,7 @@ impl Globals {
                 let name = format!("{}::{}@{}", f.name.name, d.name.name, d.span.start);
                 decls.push((d, Some(name)));
             }
+            fn_scopes(&f.name.name, body, &HashMap::new(), &mut scopes);
         }
         for (d, fn_scope) in decls {
             if fn_scope.is_none() {
@@ -768,6 +775,10 @@ impl Globals {
                             name: name.clone(),
                             addend: *offset,
                             byte: *byte,
+                            scope: fn_scope
+                                .as_ref()
+                                .and_then(|_| scopes.get(&d.span.start))
+                                .cloned(),
                         });
                         init.extend(std::iter::repeat_n(0, elem as usize));
                     }
@@ -799,7 +810,9 @@ impl Globals {
         // Addresses in initializers, now that every variable is known (a table may name a
         // variable declared after it).
         for p in pending {
-            let target = match g.by_name.get(&p.name.name) {
+            // A function-scope variable of the same function hides a module one.
+            let inner = p.scope.as_ref().and_then(|sc| sc.get(&p.name.name));
+            let target = match g.by_name.get(inner.unwrap_or(&p.name.name)) {
                 Some(&t) if g.vars[t as usize].handle.is_none() => t,
                 _ => {
                     let what = if g.shared.iter().any(|d| d.name.name == p.name.name) {
@@ -1296,6 +1309,39 @@ fn mentions(stmts: &[ast::Statement], name: &str) -> bool {
         | ast::Statement::Loc { .. }
         | ast::Statement::Directive(_) => false,
     })
+}
+
+/// Records in `out`, for each `.global`/`.const` variable declared in `stmts` (a body or a
+/// block of function `func`, nested blocks included), the function-scope variables its
+/// initializer can name: those of its own block and of the enclosing blocks (`outer`), the
+/// innermost declaration of a name winning, each under its `Globals` name
+/// (`function::name@offset`).
+fn fn_scopes(
+    func: &str,
+    stmts: &[ast::Statement],
+    outer: &HashMap<String, String>,
+    out: &mut HashMap<u32, std::rc::Rc<HashMap<String, String>>>,
+) {
+    let is_var = |d: &ast::VarDecl| matches!(d.space, StateSpace::Global | StateSpace::Const);
+    let mut here = outer.clone();
+    for s in stmts {
+        if let ast::Statement::Decl(d) = s {
+            if is_var(d) {
+                let name = format!("{func}::{}@{}", d.name.name, d.span.start);
+                here.insert(d.name.name.clone(), name);
+            }
+        }
+    }
+    let shared = std::rc::Rc::new(here);
+    for s in stmts {
+        match s {
+            ast::Statement::Decl(d) if is_var(d) => {
+                out.insert(d.span.start, shared.clone());
+            }
+            ast::Statement::Block(inner, _) => fn_scopes(func, inner, &shared, out),
+            _ => {}
+        }
+    }
 }
 
 pub(crate) fn collect_decls<'b>(

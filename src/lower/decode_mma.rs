@@ -1018,26 +1018,33 @@ enum MoveElems {
 /// `.b8x16` followed by its source format.
 fn move_elems(cx: &Cx) -> Result<MoveElems, LowerError> {
     let pos = |w: &str| cx.mods.iter().position(|m| *m == w);
+    // The source formats, as the one names table spells them after `b8x16.`.
+    let sources = || {
+        Tc05CpUnpack::ALL
+            .iter()
+            .map(|u| u.name().strip_prefix("b8x16.").unwrap_or(u.name()))
+    };
     let packed = match pos("b8x16") {
         None => {
-            if let Some(m) = cx
-                .mods
-                .iter()
-                .find(|m| matches!(**m, "b6x16_p32" | "b4x16_p64"))
-            {
+            if let Some(m) = cx.mods.iter().find(|m| sources().any(|s| s == **m)) {
                 return Err(cx.bad(&format!(".{m} needs .b8x16 directly before it")));
             }
             None
         }
-        Some(i) => Some(match cx.mods.get(i + 1).copied() {
-            Some("b6x16_p32") => Tc05CpUnpack::B6x16P32,
-            Some("b4x16_p64") => Tc05CpUnpack::B4x16P64,
-            _ => {
-                return Err(cx.bad(
-                    ".b8x16 needs a source format .b6x16_p32 or .b4x16_p64 directly after it",
-                ))
-            }
-        }),
+        Some(i) => {
+            let u = cx
+                .mods
+                .get(i + 1)
+                .and_then(|o| Tc05CpUnpack::from_name(&format!("b8x16.{o}")));
+            let Some(u) = u else {
+                let list: Vec<String> = sources().map(|s| format!(".{s}")).collect();
+                return Err(cx.bad(&format!(
+                    ".b8x16 needs a source format {} directly after it",
+                    list.join(" or ")
+                )));
+            };
+            Some(u)
+        }
     };
     match (cx.has("b16"), cx.has("b8"), packed) {
         (true, false, None) => Ok(MoveElems::B16),

@@ -15,7 +15,10 @@
 //!   direct call's callee: `mov.u64 %rd1, f`), called or not;
 //! - every function named in the initializer of a module variable a reached body names
 //!   (`ld.global.u64 %rd1, [fptr]` with `.global .u64 fptr = f;`), not through a second
-//!   variable (`.global .u64 g = generic(fptr);`);
+//!   variable (`.global .u64 g = generic(fptr);`); a variable declared inside a function
+//!   body (in any block) counts only where a body in its scope names it: its functions then
+//!   count as addresses that body takes (also for the next rule), and it hides a module
+//!   variable of the same name;
 //! - when a reached body calls through a register (`call %rd1, proto;`, with a
 //!   `.callprototype` or a `.calltargets` table), every function whose address is taken
 //!   anywhere in the module: in any function's body (another kernel's, or one never called)
@@ -61,26 +64,13 @@ pub(super) fn check(
             ast::Item::Function(f) => {
                 if let Some(b) = &f.body {
                     let mut body = Body::default();
-                    walk(b, &mut body);
+                    walk(b, funcs, &mut Vec::new(), &mut body);
                     taken.extend(body.names.iter().filter(|n| funcs.contains_key(**n)));
                     bodies.insert(&f.name.name, body);
                 }
             }
             ast::Item::Var(d) => {
-                let mut named = Vec::new();
-                let mut stack: Vec<&Initializer> = d.init.iter().collect();
-                while let Some(i) = stack.pop() {
-                    match i {
-                        Initializer::Symbol { name, .. } if funcs.contains_key(&name.name) => {
-                            named.push(name.name.as_str());
-                        }
-                        Initializer::List(items, _) => stack.extend(items),
-                        Initializer::Mask { inner, .. } => stack.push(inner),
-                        Initializer::Symbol { .. }
-                        | Initializer::Literal(_)
-                        | Initializer::Fields(..) => {}
-                    }
-                }
+                let named = init_funcs(d, funcs);
                 taken.extend(&named);
                 inits.insert(&d.name.name, named);
             }
@@ -152,11 +142,71 @@ pub(super) fn check(
     Ok(())
 }
 
-/// Adds what `stmts` (nested blocks included) hold to `body`.
-fn walk<'a>(stmts: &'a [Statement], body: &mut Body<'a>) {
+/// The functions named in the initializer of variable `d` (not through another variable:
+/// `generic(fptr)` names `fptr`, a variable).
+fn init_funcs<'a>(d: &'a ast::VarDecl, funcs: &HashMap<String, &ast::Function>) -> Vec<&'a str> {
+    let mut named = Vec::new();
+    let mut stack: Vec<&Initializer> = d.init.iter().collect();
+    while let Some(i) = stack.pop() {
+        match i {
+            Initializer::Symbol { name, .. } if funcs.contains_key(&name.name) => {
+                named.push(name.name.as_str());
+            }
+            Initializer::List(items, _) => stack.extend(items),
+            Initializer::Mask { inner, .. } => stack.push(inner),
+            Initializer::Symbol { .. } | Initializer::Literal(_) | Initializer::Fields(..) => {}
+        }
+    }
+    named
+}
+
+/// Adds what `stmts` (nested blocks included) hold to `body`. `scopes` holds, for each
+/// enclosing block, its variables (`.global`/`.const` declared in a function body) and the
+/// functions their initializers name: an operand naming such a variable counts as naming
+/// those functions, as if the body took their addresses itself (ptxas 13.5: the variable's
+/// initializer counts only where a body names it, and then also for the indirect-call rule;
+/// a module variable of the same name is hidden).
+fn walk<'a>(
+    stmts: &'a [Statement],
+    funcs: &HashMap<String, &ast::Function>,
+    scopes: &mut Vec<HashMap<&'a str, Vec<&'a str>>>,
+    body: &mut Body<'a>,
+) {
+    let scope = stmts
+        .iter()
+        .filter_map(|s| match s {
+            Statement::Decl(d) => Some((d.name.name.as_str(), init_funcs(d, funcs))),
+            _ => None,
+        })
+        .collect();
+    scopes.push(scope);
+    walk_scoped(stmts, funcs, scopes, body);
+    scopes.pop();
+}
+
+/// [`walk`]'s statements, with their block's scope pushed.
+fn walk_scoped<'a>(
+    stmts: &'a [Statement],
+    funcs: &HashMap<String, &ast::Function>,
+    scopes: &mut Vec<HashMap<&'a str, Vec<&'a str>>>,
+    body: &mut Body<'a>,
+) {
+    // The symbols an operand names, a body-scope variable replaced by the functions its
+    // initializer names.
+    let named =
+        |o: &'a Operand, scopes: &[HashMap<&'a str, Vec<&'a str>>], out: &mut Vec<&'a str>| {
+            let mut raw = Vec::new();
+            names(o, &mut raw);
+            for n in raw {
+                match scopes.iter().rev().find_map(|s| s.get(n)) {
+                    Some(fs) => out.extend(fs),
+                    None => out.push(n),
+                }
+            }
+        };
     for s in stmts {
         match s {
-            Statement::Block(inner, _) => walk(inner, body),
+            Statement::Block(inner, _) => walk(inner, funcs, scopes, body),
             Statement::Instruction(i) if i.opcode.name == "call" => {
                 let k = usize::from(matches!(i.operands.first(), Some(Operand::List(..))));
                 match i.operands.get(k) {
@@ -169,13 +219,13 @@ fn walk<'a>(stmts: &'a [Statement], body: &mut Body<'a>) {
                 // names no function).
                 for o in &i.operands {
                     if let Operand::List(..) = o {
-                        names(o, &mut body.names);
+                        named(o, scopes, &mut body.names);
                     }
                 }
             }
             Statement::Instruction(i) => {
                 for o in &i.operands {
-                    names(o, &mut body.names);
+                    named(o, scopes, &mut body.names);
                 }
                 if i.opcode.name != "setmaxnreg" {
                     continue;

@@ -980,7 +980,11 @@ impl TensorMap {
 /// encoding), the dimension fields the size itself, `global_stride` ordinal `ord` the byte
 /// stride of dimension `ord + 1`, the enumerated fields their Table 33 values (`.elemtype`
 /// translated to ptxjit's `CUtensorMapDataType` byte; `.swizzle_atomicity` 0 ..= 3 into byte
-/// 19). The object must already be a tensor map (the magic word); a value out of range is an
+/// 19). The object must already be a tensor map (the magic word) or 128 zero bytes, which
+/// become the map every field of whose hardware encoding is zero: rank 1, each dimension,
+/// box and element stride 1, byte strides 0, `u8`, no interleave or swizzle, zero fill,
+/// tile mode (Triton builds its device-side maps so: zeroes 128 bytes of shared memory,
+/// then replaces the fields it needs; ⚠ docs/isa-notes.md). A value out of range is an
 /// error.
 pub fn replace_field(
     b: &mut [u8; TENSOR_MAP_BYTES],
@@ -989,7 +993,15 @@ pub fn replace_field(
     value: u64,
 ) -> Result<(), String> {
     if u32::from_le_bytes([b[8], b[9], b[10], b[11]]) != MAGIC {
-        return Err("tensormap.replace on 128 bytes that are not a tensor map".into());
+        if b.iter().any(|&x| x != 0) {
+            return Err(
+                "tensormap.replace on 128 bytes that are neither a tensor map nor zero".into(),
+            );
+        }
+        // ptxjit's layout holds sizes minus one, so zero bytes are sizes of 1; only the
+        // rank byte holds the rank itself.
+        b[8..12].copy_from_slice(&MAGIC.to_le_bytes());
+        b[12] = 1;
     }
     let range = |lo: u64, hi: u64| -> Result<u64, String> {
         if (lo..=hi).contains(&value) {
@@ -1393,7 +1405,44 @@ mod tests {
         );
         assert!(replace_field(&mut b, TmapField::BoxDim, 0, 0).is_err());
         assert!(replace_field(&mut b, TmapField::GlobalStride, 4, 16).is_err());
-        assert!(replace_field(&mut [0u8; 128], TmapField::Rank, 0, 1).is_err());
+        // 128 bytes that are neither a map nor zero.
+        let mut junk = [0u8; 128];
+        junk[100] = 1;
+        assert!(replace_field(&mut junk, TmapField::Rank, 0, 1).is_err());
+    }
+
+    /// Zeroed bytes and replaced fields, as Triton builds a device-side 2D map: the fields
+    /// it does not replace are those of a zero encoding (PTX ISA §9.7.9.26; ⚠
+    /// docs/isa-notes.md).
+    #[test]
+    fn replace_fields_into_zero_bytes() {
+        let mut b = [0u8; 128];
+        replace_field(&mut b, TmapField::GlobalAddress, 0, 0x10_0000_0400).expect("ok");
+        assert_eq!(TensorMap::from_bytes(&b).expect("a map").rank, 1);
+        replace_field(&mut b, TmapField::Rank, 0, 1).expect("ok");
+        for (f, ord, v) in [
+            (TmapField::BoxDim, 0, 64),
+            (TmapField::BoxDim, 1, 128),
+            (TmapField::GlobalDim, 0, 96),
+            (TmapField::GlobalDim, 1, 200),
+            (TmapField::GlobalStride, 0, 192),
+            (TmapField::ElementStride, 0, 1),
+            (TmapField::ElementStride, 1, 1),
+            (TmapField::ElemType, 0, 6),
+            (TmapField::SwizzleMode, 0, 3),
+        ] {
+            replace_field(&mut b, f, ord, v).expect("ok");
+        }
+        let m = TensorMap::from_bytes(&b).expect("a map");
+        assert_eq!(
+            (m.global_address, m.rank, m.dims[0], m.dims[1], m.strides[0]),
+            (0x10_0000_0400, 2, 96, 200, 192)
+        );
+        assert_eq!(
+            (m.box_dims[0], m.box_dims[1], m.swizzle, m.interleave),
+            (64, 128, 3, 0)
+        );
+        assert_eq!(m.dtype, TmapType::F16);
     }
 
     /// Every value of Table 33 (PTX ISA §9.7.9.26) is written and read back (the 96B swizzle,

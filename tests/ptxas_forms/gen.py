@@ -152,6 +152,23 @@ def setmaxnreg_calls():
          " st.global.u64 [sink], %r0; ret; }", ""),
         (inc + " .global .u64 sink; .visible .entry a() { .reg .b64 %r<2>; mov.u64 %r0, f;"
          " st.global.u64 [sink], %r0; ret; }", ind),
+        # Variables declared in a function body: counted where a body names them.
+        (inc, ".global .u64 fp = f; ld.global.u64 %rd1, [fp]; st.global.u64 [%rd1], %rd1;"),
+        (inc, "{ .const .u64 fp = f; ld.const.u64 %rd1, [fp]; st.global.u64 [%rd1], %rd1; }"),
+        (inc, ".global .u64 fp = f;"),
+        (inc, ".global .u64 fp = f; " + ind),
+        (inc, ".global .u64 fp = f; .global .u64 gp = generic(fp);"
+         " ld.global.u64 %rd1, [gp]; st.global.u64 [%rd1], %rd1;"),
+        (inc + " .global .u64 fp = f;", ".global .u64 fp = 0;"
+         " ld.global.u64 %rd1, [fp]; st.global.u64 [%rd1], %rd1;"),
+        (inc + " .func h() { .global .u64 fp = f; .reg .b64 %r<2>; ld.global.u64 %r0, [fp];"
+         " st.global.u64 [%r0], %r0; ret; }", ""),
+        (inc + " .func h() { .global .u64 fp = f; .reg .b64 %r<2>; ld.global.u64 %r0, [fp];"
+         " st.global.u64 [%r0], %r0; ret; }", "call h;"),
+        (inc + " .func h() { .global .u64 fp = f; .reg .b64 %r<2>; ld.global.u64 %r0, [fp];"
+         " st.global.u64 [%r0], %r0; ret; }", ind),
+        (inc + " .func h() { .global .u64 fp = f; ret; }", ind),
+        (inc + " .func h() { .global .u64 fp = f; ret; }", "call h;"),
     ]
     for target, (prelude, code), i, d in itertools.product(
             ["sm_90a", "sm_100a"], cases, [64, 200], [64, 128, 232]):
