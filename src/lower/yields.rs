@@ -55,15 +55,42 @@ fn waits_on_mbarrier(k: &PreKernel, members: &[PBlock]) -> bool {
     })
 }
 
-/// Whether the loop `members` (membership `scc`) may wait on memory: no barrier in it, and an
-/// exit branch whose condition depends, inside the loop, on a load or atomic of global,
-/// shared or generic memory. Loops that count to a bound (grid-stride loops, tiles) never
-/// qualify, so they pay nothing.
-fn waits_on_memory(k: &PreKernel, scc: &[bool], members: &[PBlock]) -> bool {
-    if members
-        .iter()
-        .any(|&b| matches!(k.blocks[b as usize].term, PTerm::Barrier(_)))
-    {
+/// Whether every trip round the loop with header `h` (membership `scc`) passes a barrier
+/// (a block that ends in `PTerm::Barrier`: `bar.sync`, a warp-level synchronization): its
+/// lanes then wait there, which lets the other warps run. A barrier on only some paths (a
+/// predicated `@%p bar.warp.sync`, a `__syncwarp()` in one branch) does not: a trip that
+/// skips it never returns to the scheduler.
+fn every_trip_passes_barrier(k: &PreKernel, scc: &[bool], h: PBlock) -> bool {
+    // Blocks reachable from the header's start without passing a barrier; a barrier-free
+    // cycle is an edge from one of them back to the header.
+    let mut seen = vec![false; k.blocks.len()];
+    let mut stack = vec![h];
+    seen[h as usize] = true;
+    while let Some(b) = stack.pop() {
+        let term = &k.blocks[b as usize].term;
+        if matches!(term, PTerm::Barrier(_)) {
+            continue;
+        }
+        for t in succs(term) {
+            if t == h {
+                return false;
+            }
+            if scc[t as usize] && !seen[t as usize] {
+                seen[t as usize] = true;
+                stack.push(t);
+            }
+        }
+    }
+    true
+}
+
+/// Whether the loop `members` (membership `scc`, header `h`) may wait on memory: a trip round
+/// it that passes no barrier ([`every_trip_passes_barrier`]), and an exit branch whose
+/// condition depends, inside the loop, on a load or atomic of global, shared or generic
+/// memory. Loops that count to a bound (grid-stride loops, tiles) never qualify, so they pay
+/// nothing.
+fn waits_on_memory(k: &PreKernel, scc: &[bool], members: &[PBlock], h: PBlock) -> bool {
+    if every_trip_passes_barrier(k, scc, h) {
         return false;
     }
     // Variables that carry a value read from memory in the loop (to a fixpoint: the loop's
@@ -107,7 +134,7 @@ pub(crate) fn add_yields(k: &mut PreKernel) {
         let members: Vec<PBlock> = (0..k.blocks.len() as PBlock)
             .filter(|&b| r.members[b as usize])
             .collect();
-        if waits_on_memory(k, &r.members, &members) {
+        if waits_on_memory(k, &r.members, &members, h) {
             let back: Vec<PBlock> = members
                 .iter()
                 .copied()

@@ -2144,7 +2144,11 @@ fn complete_general(
         return Round::Done;
     }
     let nw = states.len();
-    // Warp-level synchronizations first: they need no other warp.
+    // Warp-level synchronizations first: they need no other warp. The CTA's barriers are
+    // completed in the same round: a warp that parks at a warp-level synchronization (or a
+    // spin loop's yield point) every round must not keep other warps' barriers from
+    // completing (a warp-specialized kernel's producer spins while its consumers wait at a
+    // named barrier, `bar.sync 2, 128`).
     let mut released = false;
     for (w, st) in states.iter_mut().enumerate() {
         released |= release_warp_syncs(
@@ -2153,9 +2157,6 @@ fn complete_general(
             check.map(|c| (c, w as u32)),
             race.map(|r| (r, w as u32)),
         );
-    }
-    if released {
-        return Round::Released;
     }
     let mut any_parked = false;
     // Barriers some warp has arrived at (bit per id): only those can complete.
@@ -2216,12 +2217,16 @@ fn complete_general(
         }
     }
     if !any_parked {
-        return Round::Done;
+        // Lanes released from warp-level synchronizations above are pending, not done.
+        return if released {
+            Round::Released
+        } else {
+            Round::Done
+        };
     }
     if let Some(w) = divergent {
         return Round::Stuck(Stuck::Divergent(w));
     }
-    let mut released = false;
     // Warps taking part in a completing barrier, as a list of indices in `parts[..np]`.
     let mut parts_buf = [0usize; 32];
     let mut parts_vec = vec![];
