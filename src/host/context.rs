@@ -2514,8 +2514,9 @@ fn stop_place(
     let what = match (f.state, inst) {
         (StopState::At, Some(t)) => format!("was at '{t}'"),
         (StopState::Spinning, _) | (StopState::At, None) => "was spinning in a loop".into(),
-        (StopState::Waiting, Some(t)) => format!("was waiting at a barrier before '{t}'"),
-        (StopState::Waiting, None) => "was waiting at a barrier".into(),
+        (StopState::Waiting, Some(t)) => format!("was waiting at '{t}'"),
+        (StopState::WaitingBefore, Some(t)) => format!("was waiting at a barrier before '{t}'"),
+        (StopState::Waiting | StopState::WaitingBefore, None) => "was waiting at a barrier".into(),
     };
     let [cx, cy, cz] = f.ctaid;
     (

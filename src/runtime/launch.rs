@@ -131,8 +131,9 @@ pub struct StopSite {
     pub lanes: u32,
     /// The instruction, as a fault-record index ([`Sites`]' indexing).
     pub site: u32,
-    /// Whether the lanes were spinning in a loop (at a yield point), or waiting at a barrier
-    /// before `site`, rather than about to run it.
+    /// Whether the lanes were spinning in a loop (at a yield point), or waiting at the
+    /// barrier `site` (or before `site`, where no record names the barrier), rather than
+    /// about to run it.
     pub state: StopState,
 }
 
@@ -143,8 +144,12 @@ pub enum StopState {
     At,
     /// Spinning in a loop whose yield point is the instruction.
     Spinning,
-    /// Waiting at a barrier before the instruction.
+    /// Waiting at the instruction, a barrier (`bar.sync`, `barrier.cta`, `bar.warp.sync` or
+    /// a `.sync` warp collective).
     Waiting,
+    /// Waiting at a barrier no record names, before the instruction (the first of the block
+    /// the barrier continues at).
+    WaitingBefore,
 }
 
 /// PTX locations for reports, indexed like fault records (instructions, then terminators:
@@ -1982,6 +1987,37 @@ pub(super) fn rec(s: &[u8], id: u32, field: u32) -> u32 {
     rd32(s, bar_field(id, field))
 }
 
+/// The barrier instruction (fault-record index) lane `l` of a warp waits at: the warp-level
+/// synchronization or the CTA barrier record it arrived at; `None` where no record names
+/// one (lanes parked without a barrier record).
+fn wait_site(s: &[u8], l: u32) -> Option<u32> {
+    if rd32(s, WSYNC_WAIT_OFF) & 1 << l != 0 {
+        return rd32(s, WSYNC_INST_OFF + 4 * l).checked_sub(1);
+    }
+    (0..BAR_COUNT)
+        .find(|&id| rec(s, id, BAR_WAITING) & 1 << l != 0)
+        .and_then(|id| {
+            let second = rec(s, id, BAR_LANES2) & 1 << l != 0 && rec(s, id, BAR_INST2) != 0;
+            rec(s, id, if second { BAR_INST2 } else { BAR_INST }).checked_sub(1)
+        })
+}
+
+/// Lanes `waiting` of a warp grouped by the barrier each waits at ([`wait_site`]), lowest
+/// lane's group first.
+fn wait_groups(s: &[u8], waiting: u32) -> Vec<(u32, Option<u32>)> {
+    let mut groups = vec![];
+    let mut m = waiting;
+    while m != 0 {
+        let site = wait_site(s, m.trailing_zeros());
+        let group = super::warp::lanes(m)
+            .filter(|&l| wait_site(s, l) == site)
+            .fold(0u32, |g, l| g | 1 << l);
+        m &= !group;
+        groups.push((group, site));
+    }
+    groups
+}
+
 /// Lanes of a warp parked at any block.
 pub(super) fn parked_lanes(layout: &WarpLayout, s: &[u8]) -> u32 {
     layout
@@ -2604,8 +2640,11 @@ fn stop_site(layout: &WarpLayout, states: &mut [Vec<u128>], ctaid: [u32; 3]) -> 
                     .fold(0u32, |m, l| m | 1 << l);
                 return Some(found(group, y, StopState::Spinning));
             }
-            if parked & !yielded != 0 {
-                return Some(found(parked & !yielded, site, StopState::Waiting));
+            if let Some(&(group, at)) = wait_groups(s, parked & !yielded).first() {
+                return Some(match at {
+                    Some(bar) => found(group, bar, StopState::Waiting),
+                    None => found(group, site, StopState::WaitingBefore),
+                });
             }
         }
     }
@@ -2661,13 +2700,19 @@ fn warp_position(layout: &WarpLayout, s: &[u8], sites: Sites) -> String {
                 sites.describe(site)
             ));
         }
-        let waiting = parked & !yielded;
-        if waiting != 0 {
-            at.push(format!(
-                "lanes {} waiting at a barrier before {}",
-                fmt_lanes(waiting),
-                sites.describe(site)
-            ));
+        for (group, bar) in wait_groups(s, parked & !yielded) {
+            at.push(match bar {
+                Some(bar) => format!(
+                    "lanes {} waiting at {}",
+                    fmt_lanes(group),
+                    sites.describe(bar)
+                ),
+                None => format!(
+                    "lanes {} waiting at a barrier before {}",
+                    fmt_lanes(group),
+                    sites.describe(site)
+                ),
+            });
         }
     }
     if at.is_empty() {
