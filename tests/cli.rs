@@ -2016,3 +2016,36 @@ fn output_paths_and_repeat_are_checked_before_the_work() {
     }
     assert!(!d.join("missing").exists());
 }
+
+/// A barrier deadlock's first line begins, as a fault's does, with `FILE:LINE:COL` of the
+/// barrier the first waiting warp waits at (warp 0 at `bar.sync 0`, line 14; warp 1 at
+/// `bar.sync 1, 64`, line 11, which warp 0 never reaches); the detail names both.
+#[test]
+fn a_barrier_deadlock_begins_with_the_barriers_line_and_column() {
+    let d = scratch("deadlock_place");
+    let ptx = d.join("dl.ptx");
+    std::fs::write(
+        &ptx,
+        ".version 8.5\n.target sm_80\n.address_size 64\n\
+         .visible .entry k(.param .u64 a)\n{\n.reg .u32 %r<2>;\n.reg .pred %p<2>;\n\
+         mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 32;\n@%p1 bra BAR;\n  bar.sync 1, 64;\n\
+         ret;\nBAR:\n  bar.sync 0;\nret;\n}\n",
+    )
+    .expect("write dl.ptx");
+    let path = ptx.to_str().expect("utf-8 path");
+    let first = format!(
+        "error: {path}:14:3: kernel 'k': barrier deadlock in CTA (0,0,0): threads wait at \
+         barriers that can never complete\n"
+    );
+    expect_stderr_on_both_engines(
+        &[
+            "--ptx", path, "--kernel", "k", "--grid", "1", "--block", "64", "--arg", "u64=0",
+        ],
+        2,
+        &[
+            &first,
+            "  warp 0: lanes 0-31 wait at barrier 0 ('bar.sync' at line 14, for all threads)",
+            "  warp 1: lanes 0-31 wait at barrier 1 ('bar.sync' at line 11, for 64 threads)",
+        ],
+    );
+}

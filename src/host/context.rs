@@ -2364,9 +2364,9 @@ impl Context {
         if !findings.is_empty() {
             let stopped = match res {
                 Ok(_) => None,
-                Err(LaunchFailure::Deadlock(report)) => Some(format!(
+                Err(LaunchFailure::Deadlock(report, site)) => Some(format!(
                     "{}: kernel {}: {report}",
-                    kernel.ptx_name(),
+                    deadlock_place(kernel, site),
                     quoted(&k.name)
                 )),
                 Err(LaunchFailure::Fault(r, count)) => Some(
@@ -2426,9 +2426,9 @@ impl Context {
             Err(LaunchFailure::Interrupted(at)) => {
                 Err(Error::Interrupted(stop_report(kernel, dims, at)))
             }
-            Err(LaunchFailure::Deadlock(report)) => Err(Error::Deadlock(format!(
+            Err(LaunchFailure::Deadlock(report, site)) => Err(Error::Deadlock(format!(
                 "{}: kernel {}: {report}",
-                kernel.ptx_name(),
+                deadlock_place(kernel, site),
                 quoted(&k.name)
             ))),
             Err(LaunchFailure::Fault(r, count)) => Err(Error::Fault(Box::new(report(
@@ -2473,6 +2473,16 @@ fn stop_report(
         warp,
         at: stopped.at,
     })
+}
+
+/// Where a deadlock report begins: `FILE:LINE:COL` of the barrier instruction `site`
+/// (fault-record index) the first waiting warp waits at, as a fault report begins; the PTX
+/// file alone where no barrier record names one.
+fn deadlock_place(kernel: &Kernel, site: Option<u32>) -> String {
+    match site.and_then(|i| kernel.compiled.inst_locs.get(i as usize)) {
+        Some(&l) => kernel.module_file.at(l),
+        None => kernel.ptx_name(),
+    }
 }
 
 /// [`StopReport::place`] and [`StopReport::warp`] for the first stopped warp.

@@ -106,8 +106,9 @@ pub enum LaunchFailure {
     Interrupted(Stopped),
     /// A CTA can make no progress: threads wait at barriers that can never complete, or lanes
     /// of a warp wait at different `.aligned` barriers. The message names the barriers (PTX
-    /// lines) and the warps.
-    Deadlock(String),
+    /// lines) and the warps; the instruction (fault-record index, [`Sites`]' indexing) is the
+    /// barrier the first waiting warp waits at, for the report's first line, where known.
+    Deadlock(String, Option<u32>),
 }
 
 /// Where the warps of a launch stopped by its time limit or [`INTERRUPT`] were.
@@ -552,6 +553,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         timed_out: &timed_out,
         sites: input.sites,
         deadlock: Mutex::new(None),
+        deadlock_site: Mutex::new(None),
         positions: Mutex::new(vec![]),
     };
     let (tids, tid_stride) = super::env::tid_table(input.dims.block);
@@ -1501,7 +1503,14 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     // A deadlock and a fault stop the CTAs after their own alike: the lower CTA's is reported.
     if let Some((c, d)) = grid.deadlock.into_inner().ok().flatten() {
         if !asserted && sink.first_cta().is_none_or(|f| c < f) {
-            return Err(LaunchFailure::Deadlock(d));
+            let site = grid
+                .deadlock_site
+                .into_inner()
+                .ok()
+                .flatten()
+                .filter(|&(sc, _)| sc == c)
+                .map(|(_, i)| i);
+            return Err(LaunchFailure::Deadlock(d, site));
         }
     }
     if let Some((f, threads)) = sink.take() {
@@ -1575,6 +1584,9 @@ struct GridShared<'a> {
     sites: Sites<'a>,
     /// The first deadlock (by linear CTA index) and its report.
     deadlock: Mutex<Option<(u64, String)>>,
+    /// The barrier instruction of the lowest CTA's barrier deadlock report in `deadlock`
+    /// (its CTA, the fault-record index): the report's place.
+    deadlock_site: Mutex<Option<(u64, u32)>>,
     /// Where the warps of CTAs stopped by the time limit were, by linear CTA index, with
     /// the first warp's instruction ([`stop_site`]).
     positions: Mutex<Vec<(u64, String, Option<StopSite>)>>,
@@ -1935,10 +1947,13 @@ fn run_cta(
                 if let Some(c) = &check {
                     stuck_findings(layout, states, c);
                 }
-                let text = deadlock_report(layout, states, env.ctaid, shared.sites, why);
+                let (text, site) = deadlock_report(layout, states, env.ctaid, shared.sites, why);
                 if let Ok(mut d) = shared.deadlock.lock() {
                     if d.as_ref().is_none_or(|(c, _)| cta < *c) {
                         *d = Some((cta, text));
+                        if let (Some(i), Ok(mut ds)) = (site, shared.deadlock_site.lock()) {
+                            *ds = Some((cta, i));
+                        }
                     }
                 }
                 // Stopped as a fault stops: this CTA and the ones after it, so that the lowest
@@ -2434,14 +2449,16 @@ fn release_warp_syncs(
     true
 }
 
-/// The report of a CTA that can make no progress.
+/// The report of a CTA that can make no progress, and the barrier instruction (fault-record
+/// index) the first waiting warp waits at, where a record names it.
 fn deadlock_report(
     layout: &WarpLayout,
     states: &mut [Vec<u128>],
     ctaid: [u32; 3],
     sites: Sites,
     why: Stuck,
-) -> String {
+) -> (String, Option<u32>) {
+    let mut first = None;
     let [x, y, z] = ctaid;
     let mut out = match why {
         Stuck::Incomplete => format!(
@@ -2468,6 +2485,7 @@ fn deadlock_report(
                 continue;
             }
             let inst = rec(s, id, BAR_INST);
+            first = first.or(inst.checked_sub(1));
             let site = if inst == 0 {
                 // No record: find the parked block.
                 (0..layout.order.len() as u32)
@@ -2510,6 +2528,7 @@ fn deadlock_report(
                 )
             };
             let (inst, mm) = key(l);
+            first = first.or(inst.checked_sub(1));
             let mut group = 0u32;
             let mut g = ws;
             while g != 0 {
@@ -2533,7 +2552,7 @@ fn deadlock_report(
         }
         out.push_str(&format!("\n  warp {w}: {}", waits.join("; ")));
     }
-    out
+    (out, first)
 }
 
 /// The report of a CTA whose threads all spin on mbarrier waits that cannot complete
