@@ -1913,3 +1913,139 @@ fn warp_synchronous_code_gets_a_note_unless_run_in_lockstep() {
     let o = ptxjit(&["run", "ptx-tests/kernels/saxpy/saxpy.toml"]);
     assert!(!text(&o.stderr).contains("__syncwarp"));
 }
+
+/// A time limit reached while a warp waits at `bar.sync` names the barrier instruction and
+/// its own line, on the first line (`FILE:LINE:COL`) and in the warp's line, not the
+/// instruction after it; on both engines. Warp 0 waits at the barrier (line 14) for warp 1,
+/// which loops forever (line 12).
+#[test]
+fn a_time_limit_at_a_barrier_names_the_barrier_and_its_line() {
+    let d = scratch("barrier_timeout");
+    let ptx = d.join("bar.ptx");
+    std::fs::write(
+        &ptx,
+        ".version 8.5\n.target sm_80\n.address_size 64\n\
+         .visible .entry k(.param .u64 a)\n{\n.reg .u32 %r<2>;\n.reg .pred %p<2>;\n\
+         mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 32;\n@%p1 bra BAR;\nSPIN:\nbra SPIN;\n\
+         BAR:\nbar.sync 0;\nret;\n}\n",
+    )
+    .expect("write bar.ptx");
+    let path = ptx.to_str().expect("utf-8 path");
+    let first = format!(
+        "error: {path}:14:1: kernel 'k' exceeded the time limit of 1s: CTA (0,0,0) warp 0, \
+         threads (0,0,0) to (31,0,0) (lanes 0-31), was waiting at 'bar.sync'; the warps were at:"
+    );
+    expect_stderr_on_both_engines(
+        &[
+            "--ptx",
+            path,
+            "--kernel",
+            "k",
+            "--grid",
+            "1",
+            "--block",
+            "64",
+            "--arg",
+            "u64=0",
+            "--timeout",
+            "1",
+        ],
+        2,
+        &[
+            &first,
+            "  warp 0: lanes 0-31 waiting at 'bar.sync' at line 14\n",
+            "  warp 1: lanes 0-31 at 'bra' at line 12",
+        ],
+    );
+}
+
+/// Options that name a file or directory to write, and `--repeat`, are checked before any
+/// work: `--dump`/`--png` into a directory that does not exist (the launch does not run),
+/// `fuzz --emit`/`--out` where no directory can be made (each names its option), and a
+/// negative `--repeat` (what it takes, not clap's "unexpected argument").
+#[test]
+fn output_paths_and_repeat_are_checked_before_the_work() {
+    let d = scratch("output_paths");
+    let case = vector_add_case(&d, "va.toml", 1, 4, 4, "2, 3, 4, 5");
+    let case = case.to_str().expect("utf-8 path");
+    let file = d.join("plain_file");
+    std::fs::write(&file, "not a directory").expect("write plain_file");
+    let under_file = file.join("sub");
+    let under_file = under_file.to_str().expect("utf-8 path");
+    let missing = d.join("missing/c.npy");
+    let missing = missing.to_str().expect("utf-8 path");
+    let dump = format!("c={missing}");
+    let png = format!("c={}:2x2x1", d.join("missing/c.png").display());
+    let missing_dir = format!("directory {} does not exist", d.join("missing").display());
+    for (args, want) in [
+        (
+            vec!["run", case, "--dump", dump.as_str()],
+            format!("error: --dump c: cannot write {missing}: {missing_dir}"),
+        ),
+        (
+            vec!["run", case, "--png", png.as_str()],
+            format!(
+                "error: --png c: cannot write {}: {missing_dir}",
+                &png[2..png.len() - 6]
+            ),
+        ),
+        (
+            vec!["run", case, "--repeat", "-1"],
+            "'-1' is not a count of launches: --repeat takes a whole number from 0".to_string(),
+        ),
+        (
+            vec!["fuzz", "--cases", "1", "--seed", "1", "--emit", under_file],
+            format!("error: --emit {under_file}: cannot make the directory: "),
+        ),
+        (
+            vec!["fuzz", "--cases", "1", "--seed", "1", "--out", under_file],
+            format!("error: --out {under_file}: cannot make the directory: "),
+        ),
+    ] {
+        let o = ptxjit(&args);
+        let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&want),
+            "{args:?}: want {want:?} in:\n{stderr}"
+        );
+        assert!(
+            !stdout.contains("PASS") && !stdout.contains("cases in"),
+            "{args:?} did the work: {stdout}"
+        );
+    }
+    assert!(!d.join("missing").exists());
+}
+
+/// A barrier deadlock's first line begins, as a fault's does, with `FILE:LINE:COL` of the
+/// barrier the first waiting warp waits at (warp 0 at `bar.sync 0`, line 14; warp 1 at
+/// `bar.sync 1, 64`, line 11, which warp 0 never reaches); the detail names both.
+#[test]
+fn a_barrier_deadlock_begins_with_the_barriers_line_and_column() {
+    let d = scratch("deadlock_place");
+    let ptx = d.join("dl.ptx");
+    std::fs::write(
+        &ptx,
+        ".version 8.5\n.target sm_80\n.address_size 64\n\
+         .visible .entry k(.param .u64 a)\n{\n.reg .u32 %r<2>;\n.reg .pred %p<2>;\n\
+         mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 32;\n@%p1 bra BAR;\n  bar.sync 1, 64;\n\
+         ret;\nBAR:\n  bar.sync 0;\nret;\n}\n",
+    )
+    .expect("write dl.ptx");
+    let path = ptx.to_str().expect("utf-8 path");
+    let first = format!(
+        "error: {path}:14:3: kernel 'k': barrier deadlock in CTA (0,0,0): threads wait at \
+         barriers that can never complete\n"
+    );
+    expect_stderr_on_both_engines(
+        &[
+            "--ptx", path, "--kernel", "k", "--grid", "1", "--block", "64", "--arg", "u64=0",
+        ],
+        2,
+        &[
+            &first,
+            "  warp 0: lanes 0-31 wait at barrier 0 ('bar.sync' at line 14, for all threads)",
+            "  warp 1: lanes 0-31 wait at barrier 1 ('bar.sync' at line 11, for 64 threads)",
+        ],
+    );
+}

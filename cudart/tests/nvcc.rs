@@ -1347,8 +1347,9 @@ fn cuda_cpp_programs_check_themselves_on_both_engines() {
 /// against the host's definitions, CAS and 64-bit atomics, warp votes and
 /// `__reduce_add_sync`, the device heap, pitched 2D copies and memsets on a stream,
 /// `cudaLaunchKernelEx`) and user_kernels (the ptx-tests kernels warp_scan, spmv_csr,
-/// stencil2d and bitonic_sort launched with `<<<...>>>`); each result checked against the
-/// host's. The `printf` line of each is on stdout, formatted as C formats it, and stderr is
+/// stencil2d and bitonic_sort launched with `<<<...>>>`) and user_evening (nbody, half2_ops,
+/// transpose_tile and radix_count: float4 and rsqrtf, a `__half2` argument by value, a 2-D
+/// grid, dynamic `extern __shared__`); each result checked against the host's. The `printf` line of each is on stdout, formatted as C formats it, and stderr is
 /// empty.
 #[test]
 fn a_new_users_programs_check_themselves_on_both_engines() {
@@ -1367,6 +1368,10 @@ fn a_new_users_programs_check_themselves_on_both_engines() {
         (
             "user_kernels",
             "user_kernels scan=3000 spmv_nnz=7937 stencil=3150 sort=1536",
+        ),
+        (
+            "user_evening",
+            "user_evening nbody=300 half2=777 transpose=5895 radix=5000",
         ),
     ] {
         let src =

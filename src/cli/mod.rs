@@ -105,7 +105,8 @@ pub struct RunArgs {
     /// One warm-up launch, then N timed launches (buffers re-initialised before each);
     /// reports min/median/max kernel time. 0 (the default): the one launch alone, so
     /// `--repeat 1` minus `--repeat 0` is the cost of one launch without compiling.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, allow_negative_numbers = true,
+          value_parser = parse_repeat)]
     pub repeat: u32,
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -247,6 +248,18 @@ impl CudaSourceArgs {
             ..crate::nvrtc::run_options()
         }
     }
+}
+
+/// `--repeat N`: a count of timed launches, 0 to 4294967295 (clap's own message for `-1` would
+/// be "unexpected argument", as if the number were an option).
+fn parse_repeat(s: &str) -> Result<u32, String> {
+    s.trim().parse::<u32>().map_err(|_| {
+        format!(
+            "'{s}' is not a count of launches: --repeat takes a whole number from 0 (the one \
+             launch alone, the default) to {} (one warm-up launch, then N timed ones)",
+            u32::MAX
+        )
+    })
 }
 
 /// Say which seed a shuffled schedule drew (on stderr), so that the run can be repeated.

@@ -174,6 +174,27 @@ pub struct PngReq {
     pub channels: u8,
 }
 
+/// Whether a file can be written at `path` as far as can be told without writing it: its
+/// directory exists and is a directory, and `path` itself is not a directory. The reason
+/// otherwise (`directory /nope does not exist`).
+pub fn check_writable(path: &Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Err("it is a directory".into());
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(format!("{} is not a directory", dir.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(format!("directory {} does not exist", dir.display()))
+        }
+        Err(e) => Err(format!("directory {}: {e}", dir.display())),
+    }
+}
+
 pub fn parse_dump(s: &str) -> Result<DumpReq, String> {
     let (name, path) = s
         .split_once('=')

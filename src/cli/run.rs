@@ -159,6 +159,21 @@ fn parse_outputs(a: &RunArgs, case: &Case) -> Result<Outputs, CaseError> {
             )));
         }
     }
+    // Where each file goes: its directory must exist, so that a typo fails before the launch
+    // (which may be long), not after it.
+    for (option, b, path) in o
+        .dumps
+        .iter()
+        .map(|d| ("--dump", &d.buffer, &d.path))
+        .chain(o.pngs.iter().map(|p| ("--png", &p.buffer, &p.path)))
+    {
+        output::check_writable(path).map_err(|m| {
+            CaseError::Case(format!(
+                "{option} {b}: cannot write {}: {m}",
+                path.display()
+            ))
+        })?;
+    }
     // What can be told before the launch: the element type, and the count where `len`, the
     // `values` or the data file's header or size says it.
     for (arg, p) in a.png.iter().zip(&o.pngs) {

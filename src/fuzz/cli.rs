@@ -63,6 +63,19 @@ pub fn run(args: &FuzzArgs) -> u8 {
         (None, None) => Some(200),
         (c, _) => c,
     };
+    // The directories are made now, so that a path that cannot be one fails at once, naming
+    // its option, and not when the first case or failure is written (after a shrink of up
+    // to --shrink-seconds).
+    for (option, dir) in [("--emit", args.emit.as_ref()), ("--out", Some(&args.out))] {
+        let Some(dir) = dir else { continue };
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!(
+                "error: {option} {}: cannot make the directory: {e}",
+                dir.display()
+            );
+            return 2;
+        }
+    }
     let opts = FuzzOptions {
         seed,
         cases,

@@ -52,10 +52,25 @@ pub enum MismatchKind {
     Buffers,
     /// Both faulted, reports differ.
     Faults,
-    /// One completed or failed differently from the other.
+    /// One completed or failed differently from the other, neither by running past the
+    /// launch's time limit.
     Outcome,
+    /// One ran past the launch's time limit (`Error::Timeout`) and the other did not.
+    Timeout,
     /// An engine panicked.
     Panic,
+}
+
+impl MismatchKind {
+    /// Whether a mismatch of this kind is the same failure as one of `other` while shrinking:
+    /// the same kind, where a one-sided time limit ([`MismatchKind::Timeout`]) counts as a
+    /// different outcome ([`MismatchKind::Outcome`]), so that a candidate that ends on both
+    /// engines with different outcomes is kept (the shrinker tells time limits apart with
+    /// [`Verdict::hit_time_limit`]).
+    pub fn same_failure(self, other: MismatchKind) -> bool {
+        use MismatchKind::{Outcome, Timeout};
+        self == other || matches!((self, other), (Outcome, Timeout) | (Timeout, Outcome))
+    }
 }
 
 /// The result of comparing the two engines on a case.
@@ -81,7 +96,9 @@ impl Verdict {
     /// Whether this verdict is a failure of the same kind as `other` (for shrinking).
     pub fn same_failure(&self, other: &Verdict) -> bool {
         match (self, other) {
-            (Verdict::Mismatch { kind: a, .. }, Verdict::Mismatch { kind: b, .. }) => a == b,
+            (Verdict::Mismatch { kind: a, .. }, Verdict::Mismatch { kind: b, .. }) => {
+                a.same_failure(*b)
+            }
             (Verdict::Rejected(a), Verdict::Rejected(b)) => first_line(a) == first_line(b),
             (Verdict::Timeout(_), Verdict::Timeout(_))
             | (Verdict::Deadlock(_), Verdict::Deadlock(_)) => true,
@@ -90,14 +107,14 @@ impl Verdict {
     }
 
     /// Whether an engine ran past the launch's time limit: both ([`Verdict::Timeout`]), or
-    /// one, which makes a [`MismatchKind::Outcome`] mismatch naming its timeout.
+    /// one ([`MismatchKind::Timeout`]).
     pub fn hit_time_limit(&self) -> bool {
         match self {
-            Verdict::Timeout(_) => true,
-            Verdict::Mismatch {
-                kind: MismatchKind::Outcome,
-                detail,
-            } => detail.contains(TIMEOUT_OUTCOME),
+            Verdict::Timeout(_)
+            | Verdict::Mismatch {
+                kind: MismatchKind::Timeout,
+                ..
+            } => true,
             Verdict::Agree
             | Verdict::Rejected(_)
             | Verdict::Deadlock(_)
@@ -376,10 +393,6 @@ pub fn compare_with(case: &LaunchCase, timeout: Duration) -> Verdict {
     }
 }
 
-/// How [`describe`] starts a launch that ran past its time limit (`Error::kind` of
-/// `Error::Timeout`).
-const TIMEOUT_OUTCOME: &str = "launch error (timeout)";
-
 fn describe(o: &Outcome) -> String {
     match o {
         Outcome::Done(_) => "completed".to_string(),
@@ -420,6 +433,8 @@ pub fn compare_outcomes(case: &LaunchCase, interp: &Outcome, jit: &Outcome) -> V
             Verdict::Deadlock(a.to_string())
         }
         (Outcome::LaunchError(a), Outcome::LaunchError(b)) if a == b => Verdict::Agree,
+        (Outcome::LaunchError(Error::Timeout(..)), _)
+        | (_, Outcome::LaunchError(Error::Timeout(..))) => outcome(MismatchKind::Timeout),
         _ => outcome(MismatchKind::Outcome),
     }
 }
@@ -568,13 +583,14 @@ mod tests {
         let other = Outcome::LaunchError(Error::Argument("no buffer".to_string()));
         let both = compare_outcomes(&case, &timeout, &timeout);
         assert!(matches!(both, Verdict::Timeout(_)) && both.hit_time_limit());
+        // A one-sided time limit is its own kind, whatever the other engine did.
         for (a, b) in [(&timeout, &done), (&done, &timeout), (&other, &timeout)] {
             let v = compare_outcomes(&case, a, b);
             assert!(
                 matches!(
                     v,
                     Verdict::Mismatch {
-                        kind: MismatchKind::Outcome,
+                        kind: MismatchKind::Timeout,
                         ..
                     }
                 ) && v.hit_time_limit(),
@@ -582,7 +598,26 @@ mod tests {
             );
         }
         let v = compare_outcomes(&case, &other, &done);
-        assert!(!v.is_agree() && !v.hit_time_limit(), "{v:?}");
+        assert!(
+            matches!(
+                v,
+                Verdict::Mismatch {
+                    kind: MismatchKind::Outcome,
+                    ..
+                }
+            ) && !v.hit_time_limit(),
+            "{v:?}"
+        );
+        // A mismatch whose text names a time limit is no time limit unless it is one: the
+        // kind decides, not the text.
+        let named = Verdict::Mismatch {
+            kind: MismatchKind::Outcome,
+            detail: "interp: launch error (timeout): …".to_string(),
+        };
+        assert!(!named.hit_time_limit());
+        // Shrinking a one-sided time limit keeps candidates with other outcome mismatches.
+        let one_sided = compare_outcomes(&case, &timeout, &done);
+        assert!(v.same_failure(&one_sided) && one_sided.same_failure(&v));
         assert!(!compare_outcomes(&case, &done, &done).hit_time_limit());
     }
 }

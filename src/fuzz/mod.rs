@@ -238,7 +238,7 @@ pub fn shrink_and_write(
     let (file, write_error) =
         match write_case(out, &case_name(case_seed), &case, comment.trim_end()) {
             Ok(p) => (Some(p), None),
-            Err(e) => (None, Some(e)),
+            Err(e) => (None, Some(format!("--out: {e}"))),
         };
     Find {
         case_seed,
@@ -274,7 +274,7 @@ pub fn fuzz(opts: &FuzzOptions, mut progress: impl FnMut(Progress)) -> Summary {
                     verdict: Verdict::Agree,
                     statements: (0, 0),
                     file: None,
-                    write_error: Some(e),
+                    write_error: Some(format!("--emit: {e}")),
                 });
                 break;
             }

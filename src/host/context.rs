@@ -2364,9 +2364,9 @@ impl Context {
         if !findings.is_empty() {
             let stopped = match res {
                 Ok(_) => None,
-                Err(LaunchFailure::Deadlock(report)) => Some(format!(
+                Err(LaunchFailure::Deadlock(report, site)) => Some(format!(
                     "{}: kernel {}: {report}",
-                    kernel.ptx_name(),
+                    deadlock_place(kernel, site),
                     quoted(&k.name)
                 )),
                 Err(LaunchFailure::Fault(r, count)) => Some(
@@ -2426,9 +2426,9 @@ impl Context {
             Err(LaunchFailure::Interrupted(at)) => {
                 Err(Error::Interrupted(stop_report(kernel, dims, at)))
             }
-            Err(LaunchFailure::Deadlock(report)) => Err(Error::Deadlock(format!(
+            Err(LaunchFailure::Deadlock(report, site)) => Err(Error::Deadlock(format!(
                 "{}: kernel {}: {report}",
-                kernel.ptx_name(),
+                deadlock_place(kernel, site),
                 quoted(&k.name)
             ))),
             Err(LaunchFailure::Fault(r, count)) => Err(Error::Fault(Box::new(report(
@@ -2475,6 +2475,16 @@ fn stop_report(
     })
 }
 
+/// Where a deadlock report begins: `FILE:LINE:COL` of the barrier instruction `site`
+/// (fault-record index) the first waiting warp waits at, as a fault report begins; the PTX
+/// file alone where no barrier record names one.
+fn deadlock_place(kernel: &Kernel, site: Option<u32>) -> String {
+    match site.and_then(|i| kernel.compiled.inst_locs.get(i as usize)) {
+        Some(&l) => kernel.module_file.at(l),
+        None => kernel.ptx_name(),
+    }
+}
+
 /// [`StopReport::place`] and [`StopReport::warp`] for the first stopped warp.
 fn stop_place(
     kernel: &Kernel,
@@ -2514,8 +2524,9 @@ fn stop_place(
     let what = match (f.state, inst) {
         (StopState::At, Some(t)) => format!("was at '{t}'"),
         (StopState::Spinning, _) | (StopState::At, None) => "was spinning in a loop".into(),
-        (StopState::Waiting, Some(t)) => format!("was waiting at a barrier before '{t}'"),
-        (StopState::Waiting, None) => "was waiting at a barrier".into(),
+        (StopState::Waiting, Some(t)) => format!("was waiting at '{t}'"),
+        (StopState::WaitingBefore, Some(t)) => format!("was waiting at a barrier before '{t}'"),
+        (StopState::Waiting | StopState::WaitingBefore, None) => "was waiting at a barrier".into(),
     };
     let [cx, cy, cz] = f.ctaid;
     (

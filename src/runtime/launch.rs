@@ -106,8 +106,9 @@ pub enum LaunchFailure {
     Interrupted(Stopped),
     /// A CTA can make no progress: threads wait at barriers that can never complete, or lanes
     /// of a warp wait at different `.aligned` barriers. The message names the barriers (PTX
-    /// lines) and the warps.
-    Deadlock(String),
+    /// lines) and the warps; the instruction (fault-record index, [`Sites`]' indexing) is the
+    /// barrier the first waiting warp waits at, for the report's first line, where known.
+    Deadlock(String, Option<u32>),
 }
 
 /// Where the warps of a launch stopped by its time limit or [`INTERRUPT`] were.
@@ -131,8 +132,9 @@ pub struct StopSite {
     pub lanes: u32,
     /// The instruction, as a fault-record index ([`Sites`]' indexing).
     pub site: u32,
-    /// Whether the lanes were spinning in a loop (at a yield point), or waiting at a barrier
-    /// before `site`, rather than about to run it.
+    /// Whether the lanes were spinning in a loop (at a yield point), or waiting at the
+    /// barrier `site` (or before `site`, where no record names the barrier), rather than
+    /// about to run it.
     pub state: StopState,
 }
 
@@ -143,8 +145,12 @@ pub enum StopState {
     At,
     /// Spinning in a loop whose yield point is the instruction.
     Spinning,
-    /// Waiting at a barrier before the instruction.
+    /// Waiting at the instruction, a barrier (`bar.sync`, `barrier.cta`, `bar.warp.sync` or
+    /// a `.sync` warp collective).
     Waiting,
+    /// Waiting at a barrier no record names, before the instruction (the first of the block
+    /// the barrier continues at).
+    WaitingBefore,
 }
 
 /// PTX locations for reports, indexed like fault records (instructions, then terminators:
@@ -547,6 +553,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         timed_out: &timed_out,
         sites: input.sites,
         deadlock: Mutex::new(None),
+        deadlock_site: Mutex::new(None),
         positions: Mutex::new(vec![]),
     };
     let (tids, tid_stride) = super::env::tid_table_shared(input.dims.block);
@@ -1499,7 +1506,14 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
     // A deadlock and a fault stop the CTAs after their own alike: the lower CTA's is reported.
     if let Some((c, d)) = grid.deadlock.into_inner().ok().flatten() {
         if !asserted && sink.first_cta().is_none_or(|f| c < f) {
-            return Err(LaunchFailure::Deadlock(d));
+            let site = grid
+                .deadlock_site
+                .into_inner()
+                .ok()
+                .flatten()
+                .filter(|&(sc, _)| sc == c)
+                .map(|(_, i)| i);
+            return Err(LaunchFailure::Deadlock(d, site));
         }
     }
     if let Some((f, threads)) = sink.take() {
@@ -1573,6 +1587,9 @@ struct GridShared<'a> {
     sites: Sites<'a>,
     /// The first deadlock (by linear CTA index) and its report.
     deadlock: Mutex<Option<(u64, String)>>,
+    /// The barrier instruction of the lowest CTA's barrier deadlock report in `deadlock`
+    /// (its CTA, the fault-record index): the report's place.
+    deadlock_site: Mutex<Option<(u64, u32)>>,
     /// Where the warps of CTAs stopped by the time limit were, by linear CTA index, with
     /// the first warp's instruction ([`stop_site`]).
     positions: Mutex<Vec<(u64, String, Option<StopSite>)>>,
@@ -2045,10 +2062,13 @@ fn run_rounds(
                 if let Some(c) = &check {
                     stuck_findings(layout, states, c);
                 }
-                let text = deadlock_report(layout, states, env.ctaid, shared.sites, why);
+                let (text, site) = deadlock_report(layout, states, env.ctaid, shared.sites, why);
                 if let Ok(mut d) = shared.deadlock.lock() {
                     if d.as_ref().is_none_or(|(c, _)| cta < *c) {
                         *d = Some((cta, text));
+                        if let (Some(i), Ok(mut ds)) = (site, shared.deadlock_site.lock()) {
+                            *ds = Some((cta, i));
+                        }
                     }
                 }
                 // Stopped as a fault stops: this CTA and the ones after it, so that the lowest
@@ -2095,6 +2115,37 @@ fn ids(m: u32) -> impl Iterator<Item = u32> {
 
 pub(super) fn rec(s: &[u8], id: u32, field: u32) -> u32 {
     rd32(s, bar_field(id, field))
+}
+
+/// The barrier instruction (fault-record index) lane `l` of a warp waits at: the warp-level
+/// synchronization or the CTA barrier record it arrived at; `None` where no record names
+/// one (lanes parked without a barrier record).
+fn wait_site(s: &[u8], l: u32) -> Option<u32> {
+    if rd32(s, WSYNC_WAIT_OFF) & 1 << l != 0 {
+        return rd32(s, WSYNC_INST_OFF + 4 * l).checked_sub(1);
+    }
+    (0..BAR_COUNT)
+        .find(|&id| rec(s, id, BAR_WAITING) & 1 << l != 0)
+        .and_then(|id| {
+            let second = rec(s, id, BAR_LANES2) & 1 << l != 0 && rec(s, id, BAR_INST2) != 0;
+            rec(s, id, if second { BAR_INST2 } else { BAR_INST }).checked_sub(1)
+        })
+}
+
+/// Lanes `waiting` of a warp grouped by the barrier each waits at ([`wait_site`]), lowest
+/// lane's group first.
+fn wait_groups(s: &[u8], waiting: u32) -> Vec<(u32, Option<u32>)> {
+    let mut groups = vec![];
+    let mut m = waiting;
+    while m != 0 {
+        let site = wait_site(s, m.trailing_zeros());
+        let group = super::warp::lanes(m)
+            .filter(|&l| wait_site(s, l) == site)
+            .fold(0u32, |g, l| g | 1 << l);
+        m &= !group;
+        groups.push((group, site));
+    }
+    groups
 }
 
 /// Lanes of a warp parked at any block.
@@ -2544,14 +2595,16 @@ fn release_warp_syncs(
     true
 }
 
-/// The report of a CTA that can make no progress.
+/// The report of a CTA that can make no progress, and the barrier instruction (fault-record
+/// index) the first waiting warp waits at, where a record names it.
 fn deadlock_report(
     layout: &WarpLayout,
     states: &mut [Vec<u128>],
     ctaid: [u32; 3],
     sites: Sites,
     why: Stuck,
-) -> String {
+) -> (String, Option<u32>) {
+    let mut first = None;
     let [x, y, z] = ctaid;
     let mut out = match why {
         Stuck::Incomplete => format!(
@@ -2578,6 +2631,7 @@ fn deadlock_report(
                 continue;
             }
             let inst = rec(s, id, BAR_INST);
+            first = first.or(inst.checked_sub(1));
             let site = if inst == 0 {
                 // No record: find the parked block.
                 (0..layout.order.len() as u32)
@@ -2620,6 +2674,7 @@ fn deadlock_report(
                 )
             };
             let (inst, mm) = key(l);
+            first = first.or(inst.checked_sub(1));
             let mut group = 0u32;
             let mut g = ws;
             while g != 0 {
@@ -2643,7 +2698,7 @@ fn deadlock_report(
         }
         out.push_str(&format!("\n  warp {w}: {}", waits.join("; ")));
     }
-    out
+    (out, first)
 }
 
 /// The report of a CTA whose threads all spin on mbarrier waits that cannot complete
@@ -2750,8 +2805,11 @@ fn stop_site(layout: &WarpLayout, states: &mut [Vec<u128>], ctaid: [u32; 3]) -> 
                     .fold(0u32, |m, l| m | 1 << l);
                 return Some(found(group, y, StopState::Spinning));
             }
-            if parked & !yielded != 0 {
-                return Some(found(parked & !yielded, site, StopState::Waiting));
+            if let Some(&(group, at)) = wait_groups(s, parked & !yielded).first() {
+                return Some(match at {
+                    Some(bar) => found(group, bar, StopState::Waiting),
+                    None => found(group, site, StopState::WaitingBefore),
+                });
             }
         }
     }
@@ -2807,13 +2865,19 @@ fn warp_position(layout: &WarpLayout, s: &[u8], sites: Sites) -> String {
                 sites.describe(site)
             ));
         }
-        let waiting = parked & !yielded;
-        if waiting != 0 {
-            at.push(format!(
-                "lanes {} waiting at a barrier before {}",
-                fmt_lanes(waiting),
-                sites.describe(site)
-            ));
+        for (group, bar) in wait_groups(s, parked & !yielded) {
+            at.push(match bar {
+                Some(bar) => format!(
+                    "lanes {} waiting at {}",
+                    fmt_lanes(group),
+                    sites.describe(bar)
+                ),
+                None => format!(
+                    "lanes {} waiting at a barrier before {}",
+                    fmt_lanes(group),
+                    sites.describe(site)
+                ),
+            });
         }
     }
     if at.is_empty() {
