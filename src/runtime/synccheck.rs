@@ -32,8 +32,8 @@
 use super::launch::{bytes, fmt_lanes, parked_lanes, rec, Sites};
 use super::warp::rd32;
 use crate::analysis::schedule::{
-    WarpLayout, BAR_ARRIVED, BAR_COUNT, BAR_INST, BAR_INST2, BAR_LANES2, BAR_THREADS, BAR_WAITING,
-    EXITED_OFF, LIVE_OFF, WSYNC_INST_OFF, WSYNC_MASK_OFF, WSYNC_WAIT_OFF,
+    WarpLayout, BAR_ALIGNED, BAR_ARRIVED, BAR_COUNT, BAR_FLAGS, BAR_INST, BAR_INST2, BAR_LANES2,
+    BAR_THREADS, BAR_WAITING, EXITED_OFF, LIVE_OFF, WSYNC_INST_OFF, WSYNC_MASK_OFF, WSYNC_WAIT_OFF,
 };
 use std::sync::Mutex;
 
@@ -192,9 +192,13 @@ pub(super) struct SyncCheck<'a> {
 /// different instructions of the barrier, and different thread counts.
 pub(super) fn check_barrier(states: &mut [Vec<u128>], id: u32, parts: &[usize], c: &SyncCheck) {
     let Some(&w0) = parts.first() else { return };
-    let (inst0, threads0) = {
+    let (inst0, threads0, aligned0) = {
         let s = bytes(&mut states[w0]);
-        (rec(s, id, BAR_INST), rec(s, id, BAR_THREADS))
+        (
+            rec(s, id, BAR_INST),
+            rec(s, id, BAR_THREADS),
+            rec(s, id, BAR_FLAGS) & BAR_ALIGNED != 0,
+        )
     };
     let count = |n: u32| match n {
         0 => "all threads".to_string(),
@@ -224,7 +228,11 @@ pub(super) fn check_barrier(states: &mut [Vec<u128>], id: u32, parts: &[usize], 
                 },
             );
         }
-        if inst != inst0 {
+        // Only an `.aligned` barrier (`bar.sync`, `barrier.sync.aligned`) requires every
+        // thread of the CTA to execute the same instruction (PTX ISA §9.7.13.1); warps may
+        // reach a `barrier.sync` through different instructions (warp-specialized code).
+        let aligned = aligned0 || rec(s, id, BAR_FLAGS) & BAR_ALIGNED != 0;
+        if inst != inst0 && aligned {
             c.sink.record(
                 &c.who,
                 SyncKind::DivergentBlock,
