@@ -33,6 +33,9 @@ arithmetic is exact (or its rounding is the same as numpy's), so every expectati
   kernel zeroes 128 bytes of shared memory, sets each field with `tensormap.replace`, copies
   the map to Triton's global scratch with `tensormap.cp_fenceproxy`, then loads tiles with
   `cp.async.bulk.tensor`), for sm_90a (wgmma) and sm_100a (tcgen05.mma).
+- ws_mm_sm90: the same matmul with `tl.range(warp_specialize=True)` (sm_90a): producer and
+  consumer warp groups, `setmaxnreg`, mbarrier hand-offs; the default warps wait at a named
+  barrier for 128 threads while the other partitions spin.
 - cast_fp8_sm89, cast_fp8_sm90: f32 -> float8e4nv / float8e5 (`cvt.rn.satfinite`), expected
   from this script's encoder.
 
@@ -491,10 +494,10 @@ sm_{cc}{'a' if cc == 90 else ''}): the full s8 range, a row and a column of -128
     tm = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32", "M": "i32", "N": "i32",
           "K": "i32"}
     for name, cc, ws, what in [
-            ("tma_mm_sm90", 90, False, "wgmma"), ("tma_mm_sm100", 100, False, "tcgen05.mma")]:
-        # With warp specialization (WS True: the default warps wait at `bar.sync 0, 128`
-        # while the other partitions spin on mbarriers) ptxjit's CTA scheduler does not yet
-        # complete the named barrier: not a case until it does.
+            ("tma_mm_sm90", 90, False, "wgmma"), ("tma_mm_sm100", 100, False, "tcgen05.mma"),
+            # Warp specialization: the default warps wait at a named barrier for 128
+            # threads while the other partitions spin on mbarriers.
+            ("ws_mm_sm90", 90, True, "wgmma")]:
         kern, shared = compile_to(name, tma_mm, tm, {"BM": 128, "BN": 128, "BK": 64, "WS": ws},
                                   cc)
         spec = (" with warp specialization (tl.range(warp_specialize=True): producer and "
