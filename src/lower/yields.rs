@@ -5,8 +5,8 @@
 //! write (`while (flag == 0);` on a `volatile` shared or global variable, legal on Volta and
 //! later) would therefore never let that warp run. So every loop that may be waiting on
 //! memory — a loop whose exit depends on a value read from global, shared or generic memory
-//! (or an atomic's result) inside it, and that has no barrier, which already lets other warps
-//! run — counts its iterations, and every [`YIELD_EVERY`]th time round (every time round a
+//! (or an atomic's result) inside it, and with a trip round it that passes no barrier (a
+//! barrier on every trip already lets other warps run) — counts its iterations, and every [`YIELD_EVERY`]th time round (every time round a
 //! loop around an mbarrier wait) its lanes *yield*: a `yield` op parks them at the loop header
 //! the way a warp-level synchronization parks lanes (`runtime::warp`), and the scheduler
 //! releases them at its next round, after the CTA's other warps have run. What each thread
