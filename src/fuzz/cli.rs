@@ -63,17 +63,32 @@ pub fn run(args: &FuzzArgs) -> u8 {
         (None, None) => Some(200),
         (c, _) => c,
     };
-    // The directories are made now, so that a path that cannot be one fails at once, naming
+    // The directories are tried now, so that a path that cannot be one fails at once, naming
     // its option, and not when the first case or failure is written (after a shrink of up
-    // to --shrink-seconds).
-    for (option, dir) in [("--emit", args.emit.as_ref()), ("--out", Some(&args.out))] {
+    // to --shrink-seconds). `--emit`'s is kept (every case goes there); `--out`'s is only
+    // made where a failure is written, so levels made for the try are removed again.
+    for (option, dir, keep) in [
+        ("--emit", args.emit.as_ref(), true),
+        ("--out", Some(&args.out), false),
+    ] {
         let Some(dir) = dir else { continue };
+        // The levels of `dir` that do not exist yet, deepest first.
+        let missing: Vec<&std::path::Path> = dir
+            .ancestors()
+            .take_while(|a| !a.as_os_str().is_empty() && !a.exists())
+            .collect();
         if let Err(e) = std::fs::create_dir_all(dir) {
             eprintln!(
                 "error: {option} {}: cannot make the directory: {e}",
                 dir.display()
             );
             return 2;
+        }
+        if !keep {
+            for level in missing {
+                // (A level that cannot be removed stays, empty: nothing is lost.)
+                let _ = std::fs::remove_dir(level);
+            }
         }
     }
     let opts = FuzzOptions {

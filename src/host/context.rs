@@ -2364,11 +2364,9 @@ impl Context {
         if !findings.is_empty() {
             let stopped = match res {
                 Ok(_) => None,
-                Err(LaunchFailure::Deadlock(report, site)) => Some(format!(
-                    "{}: kernel {}: {report}",
-                    deadlock_place(kernel, site),
-                    quoted(&k.name)
-                )),
+                Err(LaunchFailure::Deadlock(report, site)) => {
+                    Some(deadlock_message(kernel, &k.name, &report, site))
+                }
                 Err(LaunchFailure::Fault(r, count)) => Some(
                     report(
                         memory,
@@ -2426,10 +2424,8 @@ impl Context {
             Err(LaunchFailure::Interrupted(at)) => {
                 Err(Error::Interrupted(stop_report(kernel, dims, at)))
             }
-            Err(LaunchFailure::Deadlock(report, site)) => Err(Error::Deadlock(format!(
-                "{}: kernel {}: {report}",
-                deadlock_place(kernel, site),
-                quoted(&k.name)
+            Err(LaunchFailure::Deadlock(report, site)) => Err(Error::Deadlock(deadlock_message(
+                kernel, &k.name, &report, site,
             ))),
             Err(LaunchFailure::Fault(r, count)) => Err(Error::Fault(Box::new(report(
                 memory,
@@ -2475,14 +2471,15 @@ fn stop_report(
     })
 }
 
-/// Where a deadlock report begins: `FILE:LINE:COL` of the barrier instruction `site`
-/// (fault-record index) the first waiting warp waits at, as a fault report begins; the PTX
-/// file alone where no barrier record names one.
-fn deadlock_place(kernel: &Kernel, site: Option<u32>) -> String {
-    match site.and_then(|i| kernel.compiled.inst_locs.get(i as usize)) {
+/// A deadlock's message: `FILE:LINE:COL` of the barrier instruction `site` (fault-record
+/// index) the first waiting warp waits at, as a fault report begins (the PTX file alone where
+/// no barrier record names one), the kernel `name`, then the runtime's `report`.
+fn deadlock_message(kernel: &Kernel, name: &str, report: &str, site: Option<u32>) -> String {
+    let place = match site.and_then(|i| kernel.compiled.inst_locs.get(i as usize)) {
         Some(&l) => kernel.module_file.at(l),
         None => kernel.ptx_name(),
-    }
+    };
+    format!("{place}: kernel {}: {report}", quoted(name))
 }
 
 /// [`StopReport::place`] and [`StopReport::warp`] for the first stopped warp.

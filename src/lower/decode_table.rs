@@ -2912,6 +2912,10 @@ fn needs_met(needs: Needs, header: Header) -> bool {
 /// (an instruction, a form or a special register), the requirement and what the header
 /// gives.
 pub(super) fn check_needs(span: Span, what: &str, needs: Needs, header: Header) -> R {
+    if needs_met(needs, header) {
+        return Ok(());
+    }
+    // Which requirement fails: the version first, as ptxas reports it.
     if header.version < needs.since {
         return Err(LowerError::new(
             span,
@@ -2921,20 +2925,17 @@ pub(super) fn check_needs(span: Span, what: &str, needs: Needs, header: Header) 
             ),
         ));
     }
-    if !needs.min.admits(header.arch, header.version) {
-        let target = match header.arch {
-            Some(t) => t.to_string(),
-            None => "no sm_NN".to_string(),
-        };
-        return Err(LowerError::new(
-            span,
-            format!(
-                "{what} requires .target {} (.target {target} here)",
-                needs.min
-            ),
-        ));
-    }
-    Ok(())
+    let target = match header.arch {
+        Some(t) => t.to_string(),
+        None => "no sm_NN".to_string(),
+    };
+    Err(LowerError::new(
+        span,
+        format!(
+            "{what} requires .target {} (.target {target} here)",
+            needs.min
+        ),
+    ))
 }
 
 /// Modifiers of the floating-point forms, which the integer rows (§9.7.1) do not take: an

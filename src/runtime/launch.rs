@@ -553,7 +553,6 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         timed_out: &timed_out,
         sites: input.sites,
         deadlock: Mutex::new(None),
-        deadlock_site: Mutex::new(None),
         positions: Mutex::new(vec![]),
     };
     let (tids, tid_stride) = super::env::tid_table_shared(input.dims.block);
@@ -1457,7 +1456,7 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
             positions(engine.layout(), states, ctaid_of(c), grid.sites)
         });
         if let Ok(mut d) = grid.deadlock.lock() {
-            d.get_or_insert((0, text));
+            d.get_or_insert((0, text, None));
         }
     }
     // CTAs of a cooperative grid waiting in the queue when the launch stopped: where they were.
@@ -1504,15 +1503,8 @@ pub fn run_grid(engine: &dyn WarpEngine, input: LaunchInput) -> Result<LaunchSta
         });
     }
     // A deadlock and a fault stop the CTAs after their own alike: the lower CTA's is reported.
-    if let Some((c, d)) = grid.deadlock.into_inner().ok().flatten() {
+    if let Some((c, d, site)) = grid.deadlock.into_inner().ok().flatten() {
         if !asserted && sink.first_cta().is_none_or(|f| c < f) {
-            let site = grid
-                .deadlock_site
-                .into_inner()
-                .ok()
-                .flatten()
-                .filter(|&(sc, _)| sc == c)
-                .map(|(_, i)| i);
             return Err(LaunchFailure::Deadlock(d, site));
         }
     }
@@ -1585,14 +1577,26 @@ struct GridShared<'a> {
     shuffle: Option<u64>,
     timed_out: &'a AtomicU32,
     sites: Sites<'a>,
-    /// The first deadlock (by linear CTA index) and its report.
-    deadlock: Mutex<Option<(u64, String)>>,
-    /// The barrier instruction of the lowest CTA's barrier deadlock report in `deadlock`
-    /// (its CTA, the fault-record index): the report's place.
-    deadlock_site: Mutex<Option<(u64, u32)>>,
+    /// The first deadlock (by linear CTA index), its report and, for a barrier deadlock, the
+    /// barrier instruction (fault-record index) the report's first line names
+    /// ([`GridShared::note_deadlock`]).
+    deadlock: Mutex<Option<(u64, String, Option<u32>)>>,
     /// Where the warps of CTAs stopped by the time limit were, by linear CTA index, with
     /// the first warp's instruction ([`stop_site`]).
     positions: Mutex<Vec<(u64, String, Option<StopSite>)>>,
+}
+
+impl GridShared<'_> {
+    /// Keep the deadlock report `text` of CTA `cta` (linear index; `site`: the barrier its
+    /// first line names) if no lower CTA's is kept: the lowest deadlocked CTA is the one
+    /// reported however CTAs are spread over workers.
+    fn note_deadlock(&self, cta: u64, text: String, site: Option<u32>) {
+        if let Ok(mut d) = self.deadlock.lock() {
+            if d.as_ref().is_none_or(|(c, ..)| cta < *c) {
+                *d = Some((cta, text, site));
+            }
+        }
+    }
 }
 
 /// View a warp state (`Vec<u128>`) as bytes, read-only.
@@ -2012,11 +2016,7 @@ fn run_rounds(
             })
         }) {
             let text = mbar_deadlock_report(env.ctaid, &dl, shared.sites);
-            if let Ok(mut d) = shared.deadlock.lock() {
-                if d.as_ref().is_none_or(|(c, _)| cta < *c) {
-                    *d = Some((cta, text));
-                }
-            }
+            shared.note_deadlock(cta, text, None);
             // Stopped as a fault stops: this CTA and the ones after it, so that the lowest
             // deadlocked CTA is the one reported however CTAs are spread over workers.
             // SAFETY: `control` points to the launch's stop flags, alive for the whole
@@ -2043,11 +2043,7 @@ fn run_rounds(
                     env.ctaid[2],
                     positions(layout, states, env.ctaid, shared.sites)
                 );
-                if let Ok(mut d) = shared.deadlock.lock() {
-                    if d.as_ref().is_none_or(|(c, _)| cta < *c) {
-                        *d = Some((cta, text));
-                    }
-                }
+                shared.note_deadlock(cta, text, None);
                 // SAFETY: `control` points to the launch's stop flags, alive for the whole
                 // launch.
                 unsafe { (*env.control).stop_all() };
@@ -2063,14 +2059,7 @@ fn run_rounds(
                     stuck_findings(layout, states, c);
                 }
                 let (text, site) = deadlock_report(layout, states, env.ctaid, shared.sites, why);
-                if let Ok(mut d) = shared.deadlock.lock() {
-                    if d.as_ref().is_none_or(|(c, _)| cta < *c) {
-                        *d = Some((cta, text));
-                        if let (Some(i), Ok(mut ds)) = (site, shared.deadlock_site.lock()) {
-                            *ds = Some((cta, i));
-                        }
-                    }
-                }
+                shared.note_deadlock(cta, text, site);
                 // Stopped as a fault stops: this CTA and the ones after it, so that the lowest
                 // deadlocked CTA is the one reported however CTAs are spread over workers.
                 // SAFETY: `control` points to the launch's stop flags, alive for the whole
